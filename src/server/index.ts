@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { buildApp } from './app.ts';
+import { ReferenceService, type TeamConfig } from './service.ts';
+import { startSmtp } from './smtp.ts';
+
+export { ReferenceService } from './service.ts';
+export { signPayload } from './webhooks.ts';
+
+export interface StartOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Loopback only unless told otherwise. */
+  host?: string;
+  teams?: TeamConfig[];
+  seedDir?: string;
+  dataDir?: string;
+  /** Starts the SMTP listener on this port (0 picks one). */
+  smtpPort?: number;
+  rateLimit?: number;
+  webhookTimeoutMs?: number;
+}
+
+export interface RunningService {
+  /** `http://127.0.0.1:PORT`, the base the API's paths sit under. */
+  baseUrl: string;
+  teams: TeamConfig[];
+  smtpPort: number | null;
+  service: ReferenceService;
+  /** Puts a raw message in as if it had arrived (automations run). */
+  inject(raw: Buffer | string, options?: { teamId?: string; recipients?: string[] }): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export function randomToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export async function startReferenceService(options: StartOptions = {}): Promise<RunningService> {
+  const teams = options.teams ?? [{ id: 'demo', token: randomToken() }];
+  const service = new ReferenceService({ teams, dataDir: options.dataDir, webhookTimeoutMs: options.webhookTimeoutMs });
+  for (const team of teams) {
+    const loaded = await service.load(team.id);
+    if (!loaded && options.seedDir && team.id === service.defaultTeamId) await service.seedFrom(options.seedDir);
+  }
+  const app = buildApp(service, { rateLimit: options.rateLimit });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const smtp = options.smtpPort === undefined ? null : await startSmtp(service, options.smtpPort, host);
+  return {
+    baseUrl: `http://${host}:${port}`,
+    teams,
+    smtpPort: smtp?.port ?? null,
+    service,
+    async inject(raw, injectOptions = {}) {
+      const stored = await service.ingest(Buffer.isBuffer(raw) ? raw : Buffer.from(raw), injectOptions);
+      return stored.map((e) => e.id);
+    },
+    async close() {
+      await smtp?.close();
+      await app.close();
+      await service.settled();
+    },
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * THE bridge between the renderer and main. Every call main answers is named
+ * here with the schema of its argument and the type of its result; preload,
+ * main's IPC registration and the test host are all built from this table.
+ * Runs anywhere: no electron, node or DOM imports.
+ */
+import { z } from 'zod';
+import type { Automation, FieldErrors } from './domain/automation.ts';
+import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
+import { ListQuerySchema } from './domain/list-query.ts';
+
+export const ERROR_KINDS = [
+  'auth',
+  'forbidden',
+  'not-found',
+  'not-acceptable',
+  'validation',
+  'rate-limited',
+  'timeout',
+  'network',
+  'server',
+  'unsupported',
+  'bad-response',
+  'bad-request',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** The one error shape that crosses the bridge. */
+export interface BridgeError {
+  kind: ErrorKind;
+  /** A sentence a person can act on. */
+  message: string;
+  details: {
+    status?: number;
+    retryAfterSeconds?: number;
+    fields?: FieldErrors;
+  };
+}
+
+/** Every call answers an envelope: thrown errors lose their fields crossing IPC. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
+
+/** Ids go into URL paths: no slashes, no dot segments. */
+const Id = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_:.-]+$/, 'unexpected characters in an id')
+  .refine((v) => !/^\.+$/.test(v), 'an id cannot be dots only');
+
+const AutomationBody = z.record(z.string(), z.unknown());
+const None = z.undefined().or(z.null()).transform(() => undefined);
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+
+export const SettingsSchema = z
+  .object({
+    pageSize: z.number().int().min(5).max(100),
+    confirmDelete: z.boolean(),
+    theme: z.enum(THEMES),
+  })
+  .strict();
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const AccountInputSchema = z
+  .object({
+    /** Absent: a new account. */
+    id: Id.optional(),
+    name: z.string().trim().min(1).max(100),
+    baseUrl: z.string().trim().min(1).max(2000),
+    teamId: z.string().trim().min(1).max(200),
+    /** Absent: keep the stored token. */
+    token: z.string().min(1).max(10_000).optional(),
+    /** The user agreed to keep the token unencrypted where no keyring exists. */
+    allowPlaintextToken: z.boolean().optional(),
+  })
+  .strict();
+export type AccountInput = z.infer<typeof AccountInputSchema>;
+
+export const ConnectionTestSchema = z
+  .object({
+    baseUrl: z.string().trim().min(1).max(2000),
+    teamId: z.string().trim().min(1).max(200),
+    token: z.string().min(1).max(10_000).optional(),
+    /** Test with the token already stored for this account. */
+    accountId: Id.optional(),
+  })
+  .strict();
+
+/** The argument each call takes, checked in main before anything runs. */
+export const contract = {
+  listEmails: ListQuerySchema,
+  getEmail: z.object({ id: Id }).strict(),
+  getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
+  deleteEmail: z.object({ id: Id }).strict(),
+  setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
+  saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
+  listAutomations: None,
+  createAutomation: z.object({ input: AutomationBody }).strict(),
+  updateAutomation: z.object({ id: Id, input: AutomationBody }).strict(),
+  deleteAutomation: z.object({ id: Id }).strict(),
+  getAccounts: None,
+  saveAccount: AccountInputSchema,
+  testConnection: ConnectionTestSchema,
+  switchAccount: z.object({ id: Id }).strict(),
+  removeAccount: z.object({ id: Id }).strict(),
+  getSettings: None,
+  updateSettings: SettingsSchema.partial().strict(),
+  openExternal: z.object({ url: z.string().max(8000) }).strict(),
+  getAppInfo: None,
+} as const;
+
+export type Method = keyof typeof contract;
+export const METHODS = Object.keys(contract) as Method[];
+
+export interface AccountSummary {
+  id: string;
+  name: string;
+  baseUrl: string;
+  teamId: string;
+  /** The renderer learns only whether a token is stored, never the token. */
+  hasToken: boolean;
+  tokenEncrypted: boolean;
+}
+
+export interface AccountsState {
+  accounts: AccountSummary[];
+  activeId: string | null;
+  /** True when the app shows the bundled demo service, not a real account. */
+  demo: boolean;
+  /** False where the OS has no keyring (e.g. Linux with basic_text). */
+  encryptionAvailable: boolean;
+}
+
+export interface RateLimitState {
+  limit: number | null;
+  remaining: number | null;
+  /** Epoch ms until which requests are held back after a 429. */
+  blockedUntil: number | null;
+}
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  platform: string;
+  demo: boolean;
+}
+
+export interface Results {
+  listEmails: EmailPage;
+  getEmail: Email;
+  getEmailBody: EmailBody;
+  deleteEmail: null;
+  setFavorite: null;
+  saveAttachment: { savedTo: string | null };
+  listAutomations: Automation[];
+  createAutomation: Automation;
+  updateAutomation: Automation;
+  deleteAutomation: null;
+  getAccounts: AccountsState;
+  saveAccount: AccountsState;
+  testConnection: { ok: true; total: number };
+  switchAccount: AccountsState;
+  removeAccount: AccountsState;
+  getSettings: Settings;
+  updateSettings: Settings;
+  openExternal: null;
+  getAppInfo: AppInfo;
+}
+
+export type Args = { [M in Method]: z.input<(typeof contract)[M]> };
+export type ParsedArgs = { [M in Method]: z.output<(typeof contract)[M]> };
+
+/** Events main pushes to the renderer. */
+export interface Events {
+  accountsChanged: AccountsState;
+  rateLimit: RateLimitState;
+  menuCommand: MenuCommand;
+}
+export type EventName = keyof Events;
+export const EVENTS: EventName[] = ['accountsChanged', 'rateLimit', 'menuCommand'];
+
+export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts'] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+/**
+ * What preload puts on `window.api`: one function per method answering an
+ * envelope, and `on`, whose every subscription returns its own unsubscribe.
+ */
+export type WindowApi = {
+  [M in Method]: (arg: Args[M]) => Promise<Envelope<Results[M]>>;
+} & {
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+};
+
+/** The IPC channel names; one per method, one per event. */
+export const invokeChannel = (method: Method): string => `inbox-desk:${method}`;
+export const eventChannel = (event: EventName): string => `inbox-desk:event:${event}`;
+
+export type { BodyFormat };

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { normalizeTimestamp } from './time.ts';
+
+export const PAYLOAD_FORMATS = ['json', 'raw', 'json_with_bodies'] as const;
+export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
+
+/** The fields an automation accepts on create and update (seed 2.6). */
+export interface AutomationInput {
+  title: string;
+  sender?: string | null;
+  inbox?: string | null;
+  subject?: string | null;
+  has_attachments?: boolean;
+  action_url?: string | null;
+  action_secret_token?: string | null;
+  action_delete_email?: boolean;
+  payload_format?: PayloadFormat;
+}
+
+export const AUTOMATION_INPUT_FIELDS = [
+  'title',
+  'sender',
+  'inbox',
+  'subject',
+  'has_attachments',
+  'action_url',
+  'action_secret_token',
+  'action_delete_email',
+  'payload_format',
+] as const;
+
+export type FieldErrors = Record<string, string[]>;
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+$/;
+export const TITLE_MAX = 255;
+
+export function isEmailAddress(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+export function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The one set of rules for an automation body, shared by the edit form, main
+ * (before anything is sent) and the reference service (which answers 422).
+ * Empty strings in optional fields mean "no criterion" and become null.
+ */
+export function validateAutomationInput(body: unknown): Validation<Required<AutomationInput>> {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, errors: { body: ['The body must be a JSON object.'] } };
+  }
+  const input = body as Record<string, unknown>;
+
+  const optionalString = (field: string): string | null => {
+    const value = input[field];
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') {
+      add(field, `The ${field} must be a string.`);
+      return null;
+    }
+    return value.trim() === '' ? null : value.trim();
+  };
+  const optionalBoolean = (field: string): boolean => {
+    const value = input[field];
+    if (value === undefined || value === null) return false;
+    if (typeof value !== 'boolean') {
+      add(field, `The ${field} field must be true or false.`);
+      return false;
+    }
+    return value;
+  };
+
+  let title = '';
+  if (typeof input.title !== 'string' || input.title.trim() === '') {
+    add('title', 'The title field is required.');
+  } else if (input.title.trim().length > TITLE_MAX) {
+    add('title', `The title may not be greater than ${TITLE_MAX} characters.`);
+  } else {
+    title = input.title.trim();
+  }
+
+  const sender = optionalString('sender');
+  if (sender !== null && !isEmailAddress(sender)) add('sender', 'The sender must be a valid email address.');
+  const inbox = optionalString('inbox');
+  if (inbox !== null && !isEmailAddress(inbox)) add('inbox', 'The inbox must be a valid email address.');
+  const subject = optionalString('subject');
+  if (subject !== null && !compiles(subject)) add('subject', 'The subject must be a valid regular expression.');
+  const action_url = optionalString('action_url');
+  if (action_url !== null && !isHttpUrl(action_url)) add('action_url', 'The action url must be a valid http or https URL.');
+  const action_secret_token = optionalString('action_secret_token');
+  const has_attachments = optionalBoolean('has_attachments');
+  const action_delete_email = optionalBoolean('action_delete_email');
+
+  let payload_format: PayloadFormat = 'json';
+  const format = input.payload_format;
+  if (format !== undefined && format !== null) {
+    if (typeof format === 'string' && (PAYLOAD_FORMATS as readonly string[]).includes(format)) {
+      payload_format = format as PayloadFormat;
+    } else {
+      add('payload_format', `The payload format must be one of: ${PAYLOAD_FORMATS.join(', ')}.`);
+    }
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      title,
+      sender,
+      inbox,
+      subject,
+      has_attachments,
+      action_url,
+      action_secret_token,
+      action_delete_email,
+      payload_format,
+    },
+  };
+}
+
+const timestamp = z
+  .string()
+  .nullish()
+  .transform((v) => (v == null ? null : normalizeTimestamp(v)));
+const nullableText = z
+  .string()
+  .nullish()
+  .transform((v) => (v == null || v === '' ? null : v));
+const flag = z
+  .union([z.boolean(), z.number()])
+  .nullish()
+  .transform((v) => Boolean(v));
+
+/** An automation as the service returns it (a superset of 2.6), normalised. */
+export const AutomationSchema = z.object({
+  id: z.string().min(1),
+  title: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
+  sender: nullableText,
+  inbox: nullableText,
+  subject: nullableText,
+  has_attachments: flag,
+  action_url: nullableText,
+  action_secret_token: nullableText,
+  action_delete_email: flag,
+  payload_format: z.enum(PAYLOAD_FORMATS).nullish().catch('json').transform((v) => v ?? 'json'),
+  emails_received: z.coerce.number().int().nonnegative().nullish().catch(0).transform((v) => v ?? 0),
+  in_error: flag,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Automation = z.infer<typeof AutomationSchema>;
+
+/** What an automation is matched against. */
+export interface MatchTarget {
+  subject: string;
+  sender: string;
+  inbox: string;
+  attachmentCount: number;
+}
+
+export type Criterion = 'subject' | 'sender' | 'inbox' | 'has_attachments';
+
+/**
+ * Every non-empty criterion must hit. Subject, sender and inbox are
+ * case-insensitive regular expressions, as in the service this models.
+ * Returns the criteria that hit, or null when the automation does not match.
+ */
+export function matchAutomation(
+  automation: Pick<Automation, 'subject' | 'sender' | 'inbox' | 'has_attachments'>,
+  target: MatchTarget,
+): Criterion[] | null {
+  const hits: Criterion[] = [];
+  const patterns = [
+    ['subject', automation.subject, target.subject],
+    ['sender', automation.sender, target.sender],
+    ['inbox', automation.inbox, target.inbox],
+  ] as const;
+  for (const [criterion, pattern, value] of patterns) {
+    if (!pattern) continue;
+    let regex: RegExp;
+    try {
+      regex = new RegExp(pattern, 'i');
+    } catch {
+      return null;
+    }
+    if (!regex.test(value)) return null;
+    hits.push(criterion);
+  }
+  if (automation.has_attachments) {
+    if (target.attachmentCount < 1) return null;
+    hits.push('has_attachments');
+  }
+  return hits;
+}
