@@ -64,7 +64,7 @@ export async function deliver(request: WebhookRequest, timeoutMs: number): Promi
     const response = await fetch(request.url, {
       method: 'POST',
       headers: request.headers,
-      body: request.body,
+      body: new Uint8Array(request.body),
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -8,6 +8,10 @@ import { z } from 'zod';
 import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
 import { ListQuerySchema } from './domain/list-query.ts';
+import type { EventName, Method } from './bridge-spec.ts';
+
+export { BRIDGE_SPEC, EVENTS, METHODS, eventChannel, invokeChannel } from './bridge-spec.ts';
+export type { BridgeSpec, EventName, Method } from './bridge-spec.ts';
 
 export const ERROR_KINDS = [
   'auth',
@@ -108,10 +112,7 @@ export const contract = {
   updateSettings: SettingsSchema.partial().strict(),
   openExternal: z.object({ url: z.string().max(8000) }).strict(),
   getAppInfo: None,
-} as const;
-
-export type Method = keyof typeof contract;
-export const METHODS = Object.keys(contract) as Method[];
+} as const satisfies Record<Method, z.ZodType>; // exactly the methods bridge-spec names
 
 export interface AccountSummary {
   id: string;
@@ -177,8 +178,6 @@ export interface Events {
   rateLimit: RateLimitState;
   menuCommand: MenuCommand;
 }
-export type EventName = keyof Events;
-export const EVENTS: EventName[] = ['accountsChanged', 'rateLimit', 'menuCommand'];
 
 export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
@@ -192,9 +191,5 @@ export type WindowApi = {
 } & {
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
 };
-
-/** The IPC channel names; one per method, one per event. */
-export const invokeChannel = (method: Method): string => `inbox-desk:${method}`;
-export const eventChannel = (event: EventName): string => `inbox-desk:event:${event}`;
 
 export type { BodyFormat };

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * A JSON file written atomically: a temp file is written and fsynced, then
+ * renamed over the old one, so a crash leaves either the old or the new file.
+ * The last good content is kept beside it (`.bak`). A file that does not
+ * parse or validate is set aside (`.corrupt-*`), never trusted.
+ */
+export class JsonFile<T> {
+  private readonly path: string;
+  private readonly validate: (value: unknown) => T | null;
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(path: string, validate: (value: unknown) => T | null) {
+    this.path = path;
+    this.validate = validate;
+  }
+
+  /** The stored value; null when neither the file nor its backup is usable. */
+  async read(): Promise<{ value: T | null; recovered: boolean }> {
+    const primary = await this.tryRead(this.path);
+    if (primary.value !== null) return { value: primary.value, recovered: false };
+    if (primary.existed) {
+      await rename(this.path, `${this.path}.corrupt-${Date.now()}`).catch(() => undefined);
+    }
+    const backup = await this.tryRead(`${this.path}.bak`);
+    return { value: backup.value, recovered: primary.existed };
+  }
+
+  private async tryRead(path: string): Promise<{ value: T | null; existed: boolean }> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      return { value: null, existed: false };
+    }
+    try {
+      return { value: this.validate(JSON.parse(text)), existed: true };
+    } catch {
+      return { value: null, existed: true };
+    }
+  }
+
+  /** Writes are queued so two saves never interleave. */
+  write(value: T): Promise<void> {
+    const next = this.writes.then(() => this.writeNow(value));
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private async writeNow(value: T): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    const temp = `${this.path}.${randomBytes(4).toString('hex')}.tmp`;
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temp, this.path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    // The backup is a second complete copy, written the same atomic way.
+    const backupTemp = `${this.path}.bak.${randomBytes(4).toString('hex')}.tmp`;
+    const backup = await open(backupTemp, 'w', 0o600);
+    try {
+      await backup.writeFile(text);
+      await backup.sync();
+    } finally {
+      await backup.close();
+    }
+    await rename(backupTemp, `${this.path}.bak`);
+  }
+}

@@ -1,0 +1,395 @@
+import { z } from 'zod';
+import type { RateLimitState } from '../../shared/contract.ts';
+import { AutomationSchema, type Automation, type AutomationInput } from '../../shared/domain/automation.ts';
+import {
+  BODY_FORMATS,
+  EmailEnvelopeSchema,
+  EmailPageSchema,
+  type BodyFormat,
+  type Email,
+  type EmailBody,
+  type EmailPage,
+} from '../../shared/domain/email.ts';
+import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/list-query.ts';
+import { ServiceError } from './errors.ts';
+import { abortableSleep, exchange, VENDOR_JSON, type HttpOptions, type RateLimitReading } from './http.ts';
+import { LruCache } from './lru.ts';
+
+export interface Connection {
+  baseUrl: string;
+  teamId: string;
+  token: string;
+}
+
+/** Caps, stated once. */
+export const LIMITS = {
+  jsonBytes: 5_000_000,
+  bodyBytes: 30_000_000,
+  attachmentBytes: 100_000_000,
+  cachedEmails: 1000,
+  cachedBodies: 200,
+  cachedBodyBytes: 40_000_000,
+  cachedPages: 50,
+  /** A list page younger than this is answered from memory. */
+  pageFreshMs: 5_000,
+  /** Prefetching stops while fewer requests than this remain in the rate window. */
+  prefetchReserve: 10,
+} as const;
+
+export const DEFAULT_HTTP: HttpOptions = {
+  timeoutMs: 15_000,
+  maxRetries: 2,
+  maxRetryWaitMs: 10_000,
+  backoffBaseMs: 400,
+  sleep: abortableSleep,
+};
+
+type Operation =
+  | 'listEmails'
+  | 'getEmail'
+  | 'getEmailBody'
+  | 'deleteEmail'
+  | 'setFavorite'
+  | 'getAttachment'
+  | 'listAutomations'
+  | 'createAutomation'
+  | 'updateAutomation'
+  | 'deleteAutomation';
+
+/** Operations the seed leaves out: a server may lack them (404/405/501 on the route). */
+const OPTIONAL: ReadonlySet<Operation> = new Set([
+  'deleteEmail',
+  'setFavorite',
+  'getAttachment',
+  'listAutomations',
+  'createAutomation',
+  'deleteAutomation',
+]);
+
+interface RequestSpec {
+  operation: Operation;
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  path: string;
+  accept?: string;
+  body?: unknown;
+  maxBytes?: number;
+  /** A newer request for the same view cancels the older one. */
+  view?: string;
+  signal?: AbortSignal;
+}
+
+/** A normalised URL for the team's API root; refuses what is not http(s). */
+export function apiRoot(baseUrl: string, teamId: string): URL {
+  if (!URL.canParse(baseUrl)) throw new ServiceError('bad-request', `"${baseUrl}" is not a URL.`);
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ServiceError('bad-request', 'The server address must start with http:// or https://.');
+  }
+  if (url.username || url.password) throw new ServiceError('bad-request', 'Put the token in its own field, not in the URL.');
+  const base = url.pathname.replace(/\/+$/, '');
+  url.pathname = `${base}/api/teams/${encodeURIComponent(teamId)}/`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+function parseJson<S extends z.ZodType>(bytes: Buffer, schema: S): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new ServiceError('bad-response', 'The server answered with something that is not JSON.');
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown';
+    throw new ServiceError('bad-response', `The server's answer is not in the expected shape (${where}).`);
+  }
+  return result.data;
+}
+
+/** The raw form: the real service HTML-escapes it; a raw message with no `<` at all was escaped. */
+export function unescapeRawIfEscaped(raw: string): string {
+  if (raw.includes('<') || !/&(lt|gt|amp|quot|#0?39);/.test(raw)) return raw;
+  return raw
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * The HTTP client for one account. Only main holds it: the token never leaves.
+ * Caches emails and bodies (going back to an email costs nothing), keeps list
+ * pages briefly, tracks the rate budget, and remembers unsupported operations.
+ */
+export class ServiceClient {
+  private readonly root: URL;
+  private readonly token: string;
+  private readonly http: HttpOptions;
+  private readonly views = new Map<string, AbortController>();
+  private readonly inFlight = new Set<AbortController>();
+  private readonly unsupported = new Set<Operation>();
+  private readonly rateListeners = new Set<(state: RateLimitState) => void>();
+  private rate: RateLimitState = { limit: null, remaining: null, blockedUntil: null };
+
+  readonly emails = new LruCache<string, Email>({ maxEntries: LIMITS.cachedEmails });
+  readonly bodies = new LruCache<string, EmailBody>({
+    maxEntries: LIMITS.cachedBodies,
+    maxWeight: LIMITS.cachedBodyBytes,
+    weigh: (body) => body.content.length * 2,
+  });
+  private readonly pages = new LruCache<string, { page: EmailPage; at: number }>({ maxEntries: LIMITS.cachedPages });
+  private automations: Automation[] | null = null;
+
+  constructor(connection: Connection, http: Partial<HttpOptions> = {}) {
+    this.root = apiRoot(connection.baseUrl, connection.teamId);
+    this.token = connection.token;
+    this.http = { ...DEFAULT_HTTP, ...http };
+  }
+
+  get host(): string {
+    return this.root.host;
+  }
+
+  // ---- rate budget -------------------------------------------------------
+
+  get rateLimit(): RateLimitState {
+    return { ...this.rate };
+  }
+
+  onRateLimit(listener: (state: RateLimitState) => void): () => void {
+    this.rateListeners.add(listener);
+    return () => this.rateListeners.delete(listener);
+  }
+
+  /** True while prefetching would not eat into what the user's own actions need. */
+  canPrefetch(now = Date.now()): boolean {
+    if (this.rate.blockedUntil !== null && this.rate.blockedUntil > now) return false;
+    return this.rate.remaining === null || this.rate.remaining > LIMITS.prefetchReserve;
+  }
+
+  private noteRate(reading: RateLimitReading): void {
+    const blockedUntil =
+      reading.retryAfterSeconds !== undefined ? Date.now() + reading.retryAfterSeconds * 1000 : this.rate.blockedUntil;
+    const next: RateLimitState = {
+      limit: reading.limit ?? this.rate.limit,
+      remaining: reading.remaining ?? this.rate.remaining,
+      blockedUntil: blockedUntil !== null && blockedUntil > Date.now() ? blockedUntil : null,
+    };
+    if (next.limit === this.rate.limit && next.remaining === this.rate.remaining && next.blockedUntil === this.rate.blockedUntil) return;
+    this.rate = next;
+    for (const listener of this.rateListeners) listener(this.rateLimit);
+  }
+
+  // ---- transport ---------------------------------------------------------
+
+  isUnsupported(operation: Operation): boolean {
+    return this.unsupported.has(operation);
+  }
+
+  /** Cancels everything in flight (switching accounts, closing). */
+  abortAll(): void {
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+    this.views.clear();
+  }
+
+  private async request(spec: RequestSpec) {
+    if (this.unsupported.has(spec.operation)) {
+      throw new ServiceError('unsupported', 'This server does not offer that operation.');
+    }
+    const controller = new AbortController();
+    if (spec.view) {
+      this.views.get(spec.view)?.abort();
+      this.views.set(spec.view, controller);
+    }
+    if (spec.signal) spec.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    this.inFlight.add(controller);
+    const url = new URL(spec.path, this.root);
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.token}`,
+      Accept: spec.accept ?? VENDOR_JSON,
+    };
+    if (spec.body !== undefined) headers['Content-Type'] = VENDOR_JSON;
+    try {
+      return await exchange(
+        url,
+        {
+          method: spec.method,
+          headers,
+          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          signal: controller.signal,
+          maxBytes: spec.maxBytes ?? LIMITS.jsonBytes,
+        },
+        this.http,
+        (reading) => this.noteRate(reading),
+      );
+    } catch (error) {
+      if (error instanceof ServiceError && OPTIONAL.has(spec.operation) && this.looksUnsupported(error, spec)) {
+        this.unsupported.add(spec.operation);
+        throw new ServiceError('unsupported', 'This server does not offer that operation.', { status: error.status });
+      }
+      throw error;
+    } finally {
+      this.inFlight.delete(controller);
+      if (spec.view && this.views.get(spec.view) === controller) this.views.delete(spec.view);
+    }
+  }
+
+  /**
+   * 405/501 always mean "no such operation". A 404 does too when the route
+   * names no resource (GET /automations) or when the server's answer is not the
+   * resource-level "No query results" it gives for a missing id.
+   */
+  private looksUnsupported(error: ServiceError, spec: RequestSpec): boolean {
+    if (error.kind === 'unsupported') return true;
+    if (error.status !== 404) return false;
+    if (spec.operation === 'listAutomations' || spec.operation === 'createAutomation') return true;
+    return !/no query results|email|attachment|automation|model/i.test(error.serverMessage ?? '');
+  }
+
+  // ---- emails ------------------------------------------------------------
+
+  async listEmails(query: ListQuery, options: { view?: string; fresh?: boolean } = {}): Promise<EmailPage> {
+    const params = listQueryToSearchParams(query);
+    const key = params.toString();
+    const cached = this.pages.get(key);
+    if (!options.fresh && cached && Date.now() - cached.at < LIMITS.pageFreshMs) return cached.page;
+    const response = await this.request({ operation: 'listEmails', method: 'GET', path: `emails?${key}`, view: options.view });
+    const page = parseJson(response.bytes, EmailPageSchema);
+    this.pages.set(key, { page, at: Date.now() });
+    for (const email of page.data) {
+      // A list entry never downgrades what a full read already knows.
+      if (!this.emails.has(email.id)) this.emails.set(email.id, email);
+    }
+    return page;
+  }
+
+  /** The JSON record; the first read marks the email read on the server. */
+  async getEmail(id: string, options: { view?: string } = {}): Promise<Email> {
+    const cached = this.emails.get(id);
+    if (cached && cached.read !== null) return cached;
+    const response = await this.request({
+      operation: 'getEmail',
+      method: 'GET',
+      path: `emails/${encodeURIComponent(id)}`,
+      view: options.view,
+    });
+    const email = parseJson(response.bytes, EmailEnvelopeSchema).data;
+    this.emails.set(id, email);
+    if (cached?.read === null || cached === undefined) this.pages.clear();
+    return email;
+  }
+
+  async getEmailBody(id: string, format: BodyFormat, options: { view?: string } = {}): Promise<EmailBody> {
+    const key = `${id}:${format}`;
+    const cached = this.bodies.get(key);
+    if (cached) return cached;
+    const response = await this.request({
+      operation: 'getEmailBody',
+      method: 'GET',
+      path: `emails/${encodeURIComponent(id)}`,
+      accept: BODY_FORMATS[format],
+      maxBytes: LIMITS.bodyBytes,
+      view: options.view,
+    });
+    const contentType = response.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (contentType.includes('json')) {
+      throw new ServiceError('bad-response', `Asked for ${BODY_FORMATS[format]}, the server answered JSON.`);
+    }
+    const charset = /charset="?([\w-]+)/i.exec(response.contentType)?.[1] ?? 'utf-8';
+    let content: string;
+    try {
+      content = new TextDecoder(charset).decode(response.bytes);
+    } catch {
+      content = response.bytes.toString('utf8');
+    }
+    if (format === 'raw') content = unescapeRawIfEscaped(content);
+    const body: EmailBody = { format, contentType: response.contentType, content };
+    this.bodies.set(key, body);
+    return body;
+  }
+
+  async deleteEmail(id: string): Promise<void> {
+    await this.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}` });
+    this.emails.delete(id);
+    this.bodies.deleteWhere((key) => key.startsWith(`${id}:`));
+    this.pages.clear();
+  }
+
+  async setFavorite(id: string, favorite: boolean): Promise<void> {
+    await this.request({
+      operation: 'setFavorite',
+      method: favorite ? 'POST' : 'DELETE',
+      path: `emails/${encodeURIComponent(id)}/favorites`,
+    });
+    const cached = this.emails.get(id);
+    if (cached) this.emails.set(id, { ...cached, favorite });
+    this.pages.clear();
+  }
+
+  async getAttachment(emailId: string, attachmentId: string): Promise<{ bytes: Buffer; contentType: string }> {
+    const response = await this.request({
+      operation: 'getAttachment',
+      method: 'GET',
+      path: `emails/${encodeURIComponent(emailId)}/attachments/${encodeURIComponent(attachmentId)}`,
+      accept: '*/*',
+      maxBytes: LIMITS.attachmentBytes,
+    });
+    return { bytes: response.bytes, contentType: response.contentType };
+  }
+
+  // ---- automations -------------------------------------------------------
+
+  async listAutomations(): Promise<Automation[]> {
+    const response = await this.request({ operation: 'listAutomations', method: 'GET', path: 'automations' });
+    this.automations = parseJson(response.bytes, z.object({ data: z.array(AutomationSchema) })).data;
+    return this.automations;
+  }
+
+  async createAutomation(input: Required<AutomationInput>): Promise<Automation> {
+    const response = await this.request({ operation: 'createAutomation', method: 'POST', path: 'automations', body: input });
+    const created = parseJson(response.bytes, z.object({ data: AutomationSchema })).data;
+    this.automations = null;
+    return created;
+  }
+
+  /**
+   * PUT is never retried. The seed leaves the success body open: an answer
+   * with the automation is used; an empty one is re-read, or merged locally.
+   */
+  async updateAutomation(id: string, input: Required<AutomationInput>): Promise<Automation> {
+    const response = await this.request({
+      operation: 'updateAutomation',
+      method: 'PUT',
+      path: `automations/${encodeURIComponent(id)}`,
+      body: input,
+    });
+    const known = this.automations?.find((a) => a.id === id);
+    if (response.bytes.length > 0 && response.bytes.toString('utf8').trim() !== '') {
+      try {
+        return parseJson(response.bytes, z.object({ data: AutomationSchema })).data;
+      } catch {
+        // Fall through: the update succeeded; only its echo is unreadable.
+      }
+    }
+    if (!this.unsupported.has('listAutomations')) {
+      try {
+        const fresh = (await this.listAutomations()).find((a) => a.id === id);
+        if (fresh) return fresh;
+      } catch {
+        // Merge locally below.
+      }
+    }
+    const now = new Date().toISOString();
+    return AutomationSchema.parse({ ...(known ?? { emails_received: 0, in_error: false, created_at: now }), ...input, id, updated_at: now });
+  }
+
+  async deleteAutomation(id: string): Promise<void> {
+    await this.request({ operation: 'deleteAutomation', method: 'DELETE', path: `automations/${encodeURIComponent(id)}` });
+    this.automations = this.automations?.filter((a) => a.id !== id) ?? null;
+  }
+}

@@ -1,0 +1,145 @@
+import { errorFromException, errorFromResponse, parseRetryAfter, ServiceError } from './errors.ts';
+
+export const VENDOR_JSON = 'application/vnd.service.v1+json';
+
+export interface HttpOptions {
+  /** Whole request, headers and body, in ms. */
+  timeoutMs: number;
+  /** Retries for GETs on 429/502/503/504. PUT, POST and DELETE are never retried. */
+  maxRetries: number;
+  /** A Retry-After longer than this is not waited out: the caller is told instead. */
+  maxRetryWaitMs: number;
+  /** First backoff step; doubles each time, with jitter. */
+  backoffBaseMs: number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface RateLimitReading {
+  limit: number | null;
+  remaining: number | null;
+  retryAfterSeconds?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  contentType: string;
+  bytes: Buffer;
+}
+
+const RETRYABLE = new Set([429, 502, 503, 504]);
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Reads a body, refusing more than `maxBytes` (checked as it streams, not trusted from headers). */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge(maxBytes);
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      await response.body.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(maxBytes: number): ServiceError {
+  return new ServiceError('bad-response', `The server sent more than ${Math.round(maxBytes / 1_000_000)} MB; refused.`);
+}
+
+function readingOf(headers: Headers): RateLimitReading {
+  const number = (name: string) => {
+    const value = headers.get(name);
+    const parsed = value === null ? Number.NaN : Number(value);
+    return Number.isFinite(parsed) ? parsed : null;
+  };
+  return { limit: number('x-ratelimit-limit'), remaining: number('x-ratelimit-remaining') };
+}
+
+/**
+ * One HTTP exchange with timeouts, cancellation, size caps and GET retries.
+ * Answers the raw body of a 2xx; every other outcome throws a ServiceError.
+ */
+export async function exchange(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; maxBytes: number },
+  options: HttpOptions,
+  onRateLimit: (reading: RateLimitReading) => void,
+): Promise<RawResponse> {
+  const retryable = init.method === 'GET';
+  for (let attempt = 0; ; attempt++) {
+    const signals = [AbortSignal.timeout(options.timeoutMs), ...(init.signal ? [init.signal] : [])];
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: init.method,
+        headers: init.headers,
+        body: init.body,
+        signal: AbortSignal.any(signals),
+        redirect: 'error',
+      });
+    } catch (error) {
+      throw errorFromException(error, url.host);
+    }
+    const reading = readingOf(response.headers);
+    if (response.status === 429) {
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      if (retryAfter !== undefined) reading.retryAfterSeconds = retryAfter;
+      reading.remaining = 0;
+    }
+    onRateLimit(reading);
+
+    let bytes: Buffer;
+    try {
+      bytes = await readCapped(response, init.maxBytes);
+    } catch (error) {
+      throw errorFromException(error, url.host);
+    }
+    if (response.ok) {
+      return { status: response.status, contentType: response.headers.get('content-type') ?? '', bytes };
+    }
+
+    const retryAfterHeader = response.headers.get('retry-after');
+    if (retryable && RETRYABLE.has(response.status) && attempt < options.maxRetries) {
+      const asked = parseRetryAfter(retryAfterHeader);
+      const backoff = options.backoffBaseMs * 2 ** attempt * (1 + Math.random() / 2);
+      const wait = asked === undefined ? backoff : asked * 1000;
+      if (wait <= options.maxRetryWaitMs) {
+        try {
+          await options.sleep(wait, init.signal);
+        } catch (error) {
+          throw errorFromException(error, url.host);
+        }
+        continue;
+      }
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      body = null;
+    }
+    throw errorFromResponse(response.status, body, retryAfterHeader);
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The contract implemented on the API client and the account store. No
+ * electron import: Electron's IPC and the test host register this same table.
+ */
+import {
+  contract,
+  ERROR_KINDS,
+  type AccountsState,
+  type BridgeError,
+  type Envelope,
+  type EventName,
+  type Events,
+  type Method,
+  type ParsedArgs,
+  type Results,
+} from '../shared/contract.ts';
+import { validateAutomationInput } from '../shared/domain/automation.ts';
+import { ServiceClient, type Connection } from './api/client.ts';
+import { ServiceError } from './api/errors.ts';
+import type { HttpOptions } from './api/http.ts';
+import { AccountManager } from './account/accounts.ts';
+import { isSafeExternalUrl } from './security.ts';
+
+export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
+
+export interface HandlerDeps {
+  accounts: AccountManager;
+  /** Starts (once) the bundled reference service and answers how to reach it. */
+  startDemo: () => Promise<Connection>;
+  openExternal: (url: string) => Promise<void>;
+  /** Asks the user where to save; answers the path, or null when cancelled. */
+  saveFile: (suggestedName: string, bytes: Buffer) => Promise<string | null>;
+  emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  app: { name: string; version: string; platform: string };
+  http?: Partial<HttpOptions>;
+}
+
+const DEMO = 'demo';
+
+interface Session {
+  key: string;
+  client: ServiceClient;
+  dispose: () => void;
+}
+
+export interface Handlers {
+  table: HandlerTable;
+  /** Every secret main holds right now, for redaction. */
+  secrets: () => string[];
+  dispose: () => void;
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  let session: Session | null = null;
+  const { accounts } = deps;
+
+  const accountsState = (): AccountsState => ({
+    accounts: accounts.summaries(),
+    activeId: accounts.activeId,
+    demo: accounts.activeId === null,
+    encryptionAvailable: accounts.encryptionAvailable,
+  });
+
+  const announce = (): AccountsState => {
+    const state = accountsState();
+    deps.emit('accountsChanged', state);
+    return state;
+  };
+
+  async function current(): Promise<Session> {
+    const key = accounts.activeId ?? DEMO;
+    if (session?.key === key) return session;
+    const connection = key === DEMO ? await deps.startDemo() : accounts.connection(key);
+    // Another call may have switched first while the demo was starting.
+    if (session?.key === key) return session;
+    session?.dispose();
+    const client = new ServiceClient(connection, deps.http);
+    const stop = client.onRateLimit((state) => deps.emit('rateLimit', state));
+    session = {
+      key,
+      client,
+      dispose: () => {
+        stop();
+        client.abortAll();
+      },
+    };
+    return session;
+  }
+
+  /** Runs a call on the current account; a result that lands after a switch is dropped. */
+  async function withClient<T>(run: (client: ServiceClient) => Promise<T>): Promise<T> {
+    const started = await current();
+    const result = await run(started.client);
+    if (session !== started) {
+      throw new ServiceError('network', 'The account changed while this was loading; showing the new account.');
+    }
+    return result;
+  }
+
+  function endSession(): void {
+    session?.dispose();
+    session = null;
+  }
+
+  function checkedAutomation(input: Record<string, unknown>) {
+    const checked = validateAutomationInput(input);
+    if (!checked.ok) {
+      throw new ServiceError('validation', 'Some fields need attention.', { fields: checked.errors });
+    }
+    return checked.value;
+  }
+
+  const table: HandlerTable = {
+    listEmails: (query) => withClient((c) => c.listEmails(query, { view: 'list' })),
+    getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
+    getEmailBody: ({ id, format }) => withClient((c) => c.getEmailBody(id, format)),
+    deleteEmail: ({ id }) => withClient((c) => c.deleteEmail(id)).then(() => null),
+    setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
+    saveAttachment: ({ emailId, attachmentId }) =>
+      withClient(async (c) => {
+        const email = await c.getEmail(emailId);
+        const attachment = email.attachments.find((a) => a.id === attachmentId);
+        if (!attachment) throw new ServiceError('not-found', 'That attachment is not part of this email.');
+        const { bytes } = await c.getAttachment(emailId, attachmentId);
+        return { savedTo: await deps.saveFile(attachment.file_name || 'attachment', bytes) };
+      }),
+    listAutomations: () => withClient((c) => c.listAutomations()),
+    createAutomation: ({ input }) => {
+      const body = checkedAutomation(input);
+      return withClient((c) => c.createAutomation(body));
+    },
+    updateAutomation: ({ id, input }) => {
+      const body = checkedAutomation(input);
+      return withClient((c) => c.updateAutomation(id, body));
+    },
+    deleteAutomation: ({ id }) => withClient((c) => c.deleteAutomation(id)).then(() => null),
+
+    getAccounts: async () => accountsState(),
+    saveAccount: async (input) => {
+      const id = await accounts.save(input);
+      if (session?.key === id) endSession();
+      return announce();
+    },
+    testConnection: async ({ baseUrl, teamId, token, accountId }) => {
+      AccountManager.normaliseBaseUrl(baseUrl);
+      const secret = token ?? (accountId ? accounts.connection(accountId).token : undefined);
+      if (!secret) {
+        throw new ServiceError('validation', 'Enter the access token to test it.', {
+          fields: { token: ['The access token is required.'] },
+        });
+      }
+      const probe = new ServiceClient({ baseUrl, teamId, token: secret }, { ...deps.http, maxRetries: 0 });
+      const page = await probe.listEmails({ limit: 1 }, { fresh: true });
+      return { ok: true as const, total: page.meta.total };
+    },
+    switchAccount: async ({ id }) => {
+      await accounts.setActive(id);
+      endSession();
+      return announce();
+    },
+    removeAccount: async ({ id }) => {
+      await accounts.remove(id);
+      if (session?.key === id || accounts.activeId === null) endSession();
+      return announce();
+    },
+    getSettings: async () => accounts.settings,
+    updateSettings: (patch) => accounts.updateSettings(patch),
+    openExternal: async ({ url }) => {
+      if (!isSafeExternalUrl(url)) {
+        throw new ServiceError('bad-request', 'Only web and mailto links open outside the app.');
+      }
+      await deps.openExternal(url);
+      return null;
+    },
+    getAppInfo: async () => ({ ...deps.app, demo: accounts.activeId === null }),
+  };
+
+  return {
+    table,
+    secrets: () => {
+      const found: string[] = [];
+      for (const summary of accounts.summaries()) {
+        try {
+          found.push(accounts.connection(summary.id).token);
+        } catch {
+          // No usable token: nothing to redact.
+        }
+      }
+      return found;
+    },
+    dispose: endSession,
+  };
+}
+
+function redact(text: string, secrets: string[]): string {
+  let result = text;
+  for (const secret of secrets) if (secret.length >= 4) result = result.split(secret).join('[redacted]');
+  return result;
+}
+
+/** Any thrown value as the contract's one error shape, with secrets taken out. */
+export function toBridgeError(error: unknown, secrets: string[] = []): BridgeError {
+  const bridge: BridgeError =
+    error instanceof ServiceError
+      ? error.toBridge()
+      : { kind: 'server', message: 'Inbox Desk hit an unexpected error. Try again.', details: {} };
+  if (!ERROR_KINDS.includes(bridge.kind)) bridge.kind = 'server';
+  bridge.message = redact(bridge.message, secrets);
+  if (bridge.details.fields) {
+    bridge.details.fields = Object.fromEntries(
+      Object.entries(bridge.details.fields).map(([field, messages]) => [field, messages.map((m) => redact(m, secrets))]),
+    );
+  }
+  return bridge;
+}
+
+/**
+ * The one entry point for a call from the renderer: the method must be in the
+ * contract and its argument must parse, or nothing runs.
+ */
+export async function dispatch(handlers: Handlers, method: unknown, arg: unknown): Promise<Envelope<unknown>> {
+  if (typeof method !== 'string' || !Object.hasOwn(contract, method)) {
+    return { ok: false, error: { kind: 'bad-request', message: 'Unknown call.', details: {} } };
+  }
+  const name = method as Method;
+  const parsed = contract[name].safeParse(arg);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    return {
+      ok: false,
+      error: {
+        kind: 'bad-request',
+        message: `Invalid argument for ${name}: ${where}${issue?.message ?? 'rejected'}.`,
+        details: {},
+      },
+    };
+  }
+  try {
+    const run = handlers.table[name] as (value: unknown) => Promise<unknown>;
+    return { ok: true, value: await run(parsed.data) };
+  } catch (error) {
+    return { ok: false, error: toBridgeError(error, handlers.secrets()) };
+  }
+}

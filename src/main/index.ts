@@ -1,0 +1,82 @@
+import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AccountManager } from './account/accounts.ts';
+import { electronCipher } from './account/safe-storage.ts';
+import { TokenVault } from './account/vault.ts';
+import { demoStarter } from './demo.ts';
+import { createHandlers } from './handlers.ts';
+import { emitter, registerIpc } from './ipc.ts';
+import { installMenu } from './menu.ts';
+import { isSafeExternalUrl } from './security.ts';
+import { createMainWindow, registerAppScheme, serveRenderer } from './window.ts';
+
+// App lifecycle only: every decision lives in modules that run without Electron.
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  registerAppScheme();
+  app.enableSandbox();
+  let mainWindow: BrowserWindow | null = null;
+  const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+  const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
+  const demo = demoStarter(resourcesDir);
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+
+  void app.whenReady().then(async () => {
+    const accounts = await AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher));
+    const emit = emitter(() => mainWindow?.webContents ?? null);
+    const handlers = createHandlers({
+      accounts,
+      startDemo: demo.start,
+      openExternal: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : Promise.resolve()),
+      saveFile: async (suggestedName, bytes) => {
+        const target = mainWindow ?? undefined;
+        const options = { defaultPath: join(app.getPath('downloads'), suggestedName.replace(/[/\\]/g, '_')) };
+        const result = target ? await dialog.showSaveDialog(target, options) : await dialog.showSaveDialog(options);
+        if (result.canceled || !result.filePath) return null;
+        await writeFile(result.filePath, bytes);
+        return result.filePath;
+      },
+      emit,
+      app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+    });
+    registerIpc(ipcMain, handlers, devServerUrl);
+    serveRenderer(join(import.meta.dirname, '../renderer'));
+    installMenu((command) => emit('menuCommand', command), app.isPackaged);
+
+    const open = () => {
+      mainWindow = createMainWindow({
+        preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
+        devServerUrl,
+        isPackaged: app.isPackaged,
+        state: accounts.windowState,
+        onStateChange: (state) => void accounts.saveWindowState(state),
+      });
+      mainWindow.on('closed', () => (mainWindow = null));
+    };
+    open();
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) open();
+    });
+    app.on('will-quit', () => {
+      handlers.dispose();
+      void demo.stop();
+    });
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+}

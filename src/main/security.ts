@@ -1,0 +1,156 @@
+/**
+ * Every security decision about windows, as plain functions and plain data,
+ * so tests can run them against fakes of Electron's objects. window.ts only
+ * wires them up. Types only from electron: nothing here needs it to run.
+ */
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+/** The renderer is served from this custom origin, never from file://. */
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'inbox-desk';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+
+/**
+ * The renderer makes no network requests (main does), so connect-src is
+ * 'none'. Email HTML is shown in a sandboxed srcdoc iframe, which inherits
+ * this policy; img-src admits remote images only once the user asks for them
+ * (the sanitizer keeps them out until then).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  'img-src \'self\' data: cid: https: http:',
+  "font-src 'self'",
+  "connect-src 'none'",
+  "frame-src 'self' about:",
+  "child-src 'self' about:",
+  "form-action 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function windowOptions(preloadPath: string, bounds: Partial<{ x: number; y: number; width: number; height: number }> = {}): BrowserWindowConstructorOptions {
+  return {
+    width: bounds.width ?? 1280,
+    height: bounds.height ?? 820,
+    ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : {}),
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Inbox Desk',
+    backgroundColor: '#1b1d21',
+    autoHideMenuBar: false,
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: true,
+      safeDialogs: true,
+    },
+  };
+}
+
+/** Links leave the app only for these schemes, and only through the bridge. */
+const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+
+export function isSafeExternalUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  if (!EXTERNAL_SCHEMES.has(parsed.protocol)) return false;
+  if (parsed.protocol === 'mailto:') return true;
+  return parsed.hostname !== '' && parsed.username === '' && parsed.password === '';
+}
+
+/** A frame may use the bridge when it is the app's own top-level page. */
+export function isTrustedSender(frame: { url: string; parent: unknown } | null | undefined, devServerUrl?: string): boolean {
+  if (!frame || frame.parent !== null) return false;
+  if (!URL.canParse(frame.url)) return false;
+  const origin = new URL(frame.url).origin;
+  if (frame.url.startsWith(`${APP_ORIGIN}/`)) return true;
+  return devServerUrl !== undefined && URL.canParse(devServerUrl) && origin === new URL(devServerUrl).origin;
+}
+
+/** The parts of Electron's WebContents the guards touch. */
+export interface GuardedContents {
+  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
+  on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+}
+
+export interface GuardedSession {
+  setPermissionRequestHandler(
+    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
+  setPermissionCheckHandler(handler: (contents: unknown, permission: string) => boolean): void;
+  setDevicePermissionHandler?(handler: () => boolean): void;
+}
+
+/**
+ * Navigation is always cancelled (the app is one page), new windows are
+ * always denied, webviews never attach, and every permission is refused.
+ */
+export function installGuards(contents: GuardedContents, session: GuardedSession): void {
+  const cancel = (event: { preventDefault(): void }) => event.preventDefault();
+  contents.on('will-navigate', cancel);
+  contents.on('will-redirect', cancel);
+  contents.on('will-attach-webview', cancel);
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.setDevicePermissionHandler?.(() => false);
+}
+
+/**
+ * Maps an app:// URL to a file under the renderer folder; null for anything
+ * outside it (no `..` escapes, no other hosts).
+ */
+export function resolveAppPath(url: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(parsed.pathname);
+  } catch {
+    return null;
+  }
+  if (path.includes('\0') || path.split('/').some((segment) => segment === '..')) return null;
+  const relative = path.replace(/^\/+/, '');
+  return relative === '' ? 'index.html' : relative;
+}
+
+const MIME: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  woff2: 'font/woff2',
+  json: 'application/json',
+  ico: 'image/x-icon',
+};
+
+export function mimeTypeFor(path: string): string {
+  return MIME[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
+
+/** Headers every renderer file is served with. */
+export function securityHeaders(contentType: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Referrer-Policy': 'no-referrer',
+  };
+}

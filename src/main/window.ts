@@ -1,0 +1,76 @@
+import { BrowserWindow, protocol, screen, session, type Session } from 'electron';
+import { readFile } from 'node:fs/promises';
+import { join, normalize } from 'node:path';
+import type { WindowState } from './account/accounts.ts';
+import {
+  APP_ORIGIN,
+  APP_SCHEME,
+  installGuards,
+  mimeTypeFor,
+  resolveAppPath,
+  securityHeaders,
+  windowOptions,
+} from './security.ts';
+
+/** Must run before the app is ready. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+  ]);
+}
+
+/** Serves the built renderer on app://inbox-desk/ with the CSP on every file. */
+export function serveRenderer(rendererDir: string, target: Session = session.defaultSession): void {
+  const root = normalize(rendererDir);
+  target.protocol.handle(APP_SCHEME, async (request) => {
+    const relative = resolveAppPath(request.url);
+    const file = relative === null ? null : normalize(join(root, relative));
+    if (file === null || !file.startsWith(root)) return new Response('Not found', { status: 404 });
+    try {
+      const bytes = await readFile(file);
+      return new Response(bytes, { headers: securityHeaders(mimeTypeFor(file)) });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
+  });
+}
+
+/** Keeps a remembered position only if it is still on a screen. */
+function visibleBounds(state: WindowState | null) {
+  if (!state) return {};
+  const onScreen =
+    state.x !== undefined &&
+    state.y !== undefined &&
+    screen.getAllDisplays().some(({ workArea: a }) => state.x! >= a.x - 50 && state.y! >= a.y - 50 && state.x! < a.x + a.width && state.y! < a.y + a.height);
+  return onScreen ? state : { width: state.width, height: state.height };
+}
+
+export function createMainWindow(options: {
+  preloadPath: string;
+  devServerUrl?: string;
+  isPackaged: boolean;
+  state: WindowState | null;
+  onStateChange: (state: WindowState) => void;
+}): BrowserWindow {
+  const window = new BrowserWindow(windowOptions(options.preloadPath, visibleBounds(options.state)));
+  installGuards(window.webContents, window.webContents.session);
+  if (options.isPackaged) {
+    window.webContents.on('devtools-opened', () => window.webContents.closeDevTools());
+  }
+  if (options.state?.maximized) window.maximize();
+  window.once('ready-to-show', () => window.show());
+
+  let timer: NodeJS.Timeout | undefined;
+  const remember = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (window.isDestroyed()) return;
+      const bounds = window.getNormalBounds();
+      options.onStateChange({ ...bounds, maximized: window.isMaximized() });
+    }, 400);
+  };
+  for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const) window.on(event as 'resize', remember);
+
+  void window.loadURL(options.devServerUrl ?? `${APP_ORIGIN}/index.html`);
+  return window;
+}

@@ -1,0 +1,7 @@
+import type { WindowApi } from '../shared/contract.ts';
+
+declare global {
+  interface Window {
+    api: WindowApi;
+  }
+}

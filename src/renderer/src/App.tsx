@@ -1,0 +1,143 @@
+import { useEffect } from 'react';
+import { subscribe } from './bridge.ts';
+import { AutomationsView } from './features/automations/AutomationsView.tsx';
+import { InboxView } from './features/inbox/InboxView.tsx';
+import { SHORTCUTS } from './features/keyboard/shortcuts.ts';
+import { run, useKeyboard } from './features/keyboard/useKeyboard.ts';
+import { SettingsView } from './features/settings/SettingsView.tsx';
+import { useStore, type View } from './store.ts';
+
+const VIEWS: { view: View; label: string; keys: string }[] = [
+  { view: 'inbox', label: 'Inbox', keys: 'g i' },
+  { view: 'automations', label: 'Automations', keys: 'g a' },
+  { view: 'settings', label: 'Settings', keys: 'g s' },
+];
+
+function Header() {
+  const accounts = useStore((s) => s.accounts);
+  const rate = useStore((s) => s.rateLimit);
+  const view = useStore((s) => s.view);
+  const { setView, switchAccount } = useStore.getState();
+  const active = accounts?.accounts.find((a) => a.id === accounts.activeId);
+  return (
+    <header className="app-header">
+      <h1>Inbox Desk</h1>
+      <nav aria-label="Views">
+        {VIEWS.map((v) => (
+          <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => setView(v.view)}>
+            {v.label} <kbd>{v.keys}</kbd>
+          </button>
+        ))}
+      </nav>
+      {accounts && accounts.accounts.length > 0 && (
+        <select aria-label="Account" value={accounts.activeId ?? ''} onChange={(e) => void switchAccount(e.target.value)}>
+          {accounts.activeId === null && <option value="">Demo</option>}
+          {accounts.accounts.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      )}
+      {active && <span className="account-name">{active.name}</span>}
+      {rate.limit !== null && (
+        <span className="rate" title="Requests left in this minute">
+          {rate.remaining}/{rate.limit}
+        </span>
+      )}
+    </header>
+  );
+}
+
+function DemoBanner() {
+  const demo = useStore((s) => s.accounts?.demo);
+  const setView = useStore((s) => s.setView);
+  if (!demo) return null;
+  return (
+    <div className="demo-banner" role="status">
+      You are looking at demo data from the built-in reference service. To use your own team, open{' '}
+      <button type="button" onClick={() => setView('settings')}>
+        Settings (g s)
+      </button>{' '}
+      and connect an account with its server address, team id and access token.
+    </div>
+  );
+}
+
+function Notices() {
+  const notices = useStore((s) => s.notices);
+  const dismiss = useStore((s) => s.dismiss);
+  return (
+    <div className="notices" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice ${n.tone}`} role={n.tone === 'error' ? 'alert' : 'status'}>
+          {n.text}
+          <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function ShortcutsDialog() {
+  const open = useStore((s) => s.shortcutsOpen);
+  const toggle = useStore((s) => s.toggleShortcuts);
+  if (!open) return null;
+  return (
+    <div className="dialog-backdrop" onClick={() => toggle(false)}>
+      <div className="dialog" role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
+        <h2>Keyboard shortcuts</h2>
+        <table>
+          <tbody>
+            {SHORTCUTS.map((s) => (
+              <tr key={s.keys}>
+                <td>
+                  <kbd>{s.keys}</kbd>
+                </td>
+                <td>{s.label}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  const view = useStore((s) => s.view);
+  const theme = useStore((s) => s.settings.theme);
+  useKeyboard();
+
+  useEffect(() => {
+    const { bootstrap, setAccounts } = useStore.getState();
+    void bootstrap();
+    const stops = [
+      subscribe('accountsChanged', (state) => setAccounts(state)),
+      subscribe('rateLimit', (rateLimit) => useStore.setState({ rateLimit })),
+      subscribe('menuCommand', (command) => {
+        if (command === 'refresh') run('refresh');
+        else if (command === 'open-settings') run('go-settings');
+        else if (command === 'open-automations') run('go-automations');
+        else run('shortcuts');
+      }),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, []);
+
+  return (
+    <div className="app" data-theme={theme}>
+      <Header />
+      <DemoBanner />
+      <main>
+        {view === 'inbox' && <InboxView />}
+        {view === 'automations' && <AutomationsView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+      <Notices />
+      <ShortcutsDialog />
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The keymap, as data and one pure function: every action the app has is
+ * reachable from the keyboard. Single keys act only outside text fields.
+ */
+export type Action =
+  | 'next'
+  | 'previous'
+  | 'open'
+  | 'close'
+  | 'next-page'
+  | 'previous-page'
+  | 'favorite'
+  | 'delete'
+  | 'toggle-unread'
+  | 'toggle-favorites'
+  | 'focus-search'
+  | 'refresh'
+  | 'format-html'
+  | 'format-text'
+  | 'format-raw'
+  | 'load-remote'
+  | 'save-attachment'
+  | 'go-inbox'
+  | 'go-automations'
+  | 'go-settings'
+  | 'new-automation'
+  | 'shortcuts';
+
+export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
+  { keys: 'j / ↓', action: 'next', label: 'Next email' },
+  { keys: 'k / ↑', action: 'previous', label: 'Previous email' },
+  { keys: 'Enter / o', action: 'open', label: 'Open email' },
+  { keys: 'Esc', action: 'close', label: 'Close email / leave field' },
+  { keys: 'n / →', action: 'next-page', label: 'Next page' },
+  { keys: 'p / ←', action: 'previous-page', label: 'Previous page' },
+  { keys: 's', action: 'favorite', label: 'Star / unstar' },
+  { keys: '# / Delete', action: 'delete', label: 'Delete email' },
+  { keys: 'u', action: 'toggle-unread', label: 'Only unread' },
+  { keys: 'f', action: 'toggle-favorites', label: 'Only starred' },
+  { keys: '/', action: 'focus-search', label: 'Search' },
+  { keys: 'r', action: 'refresh', label: 'Refresh' },
+  { keys: '1 / 2 / 3', action: 'format-html', label: 'HTML / text / raw view' },
+  { keys: 'i', action: 'load-remote', label: 'Load remote images' },
+  { keys: 'a', action: 'save-attachment', label: 'Save first attachment' },
+  { keys: 'g i / g a / g s', action: 'go-inbox', label: 'Go to inbox / automations / settings' },
+  { keys: 'c', action: 'new-automation', label: 'New automation (in automations)' },
+  { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
+];
+
+const SINGLE: Record<string, Action> = {
+  j: 'next',
+  ArrowDown: 'next',
+  k: 'previous',
+  ArrowUp: 'previous',
+  Enter: 'open',
+  o: 'open',
+  Escape: 'close',
+  n: 'next-page',
+  ArrowRight: 'next-page',
+  p: 'previous-page',
+  ArrowLeft: 'previous-page',
+  s: 'favorite',
+  '#': 'delete',
+  Delete: 'delete',
+  u: 'toggle-unread',
+  f: 'toggle-favorites',
+  '/': 'focus-search',
+  r: 'refresh',
+  '1': 'format-html',
+  '2': 'format-text',
+  '3': 'format-raw',
+  i: 'load-remote',
+  a: 'save-attachment',
+  c: 'new-automation',
+  '?': 'shortcuts',
+};
+
+const AFTER_G: Record<string, Action> = { i: 'go-inbox', a: 'go-automations', s: 'go-settings' };
+
+export interface KeyInput {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  /** True when focus is in a text field, select or content-editable. */
+  inField: boolean;
+}
+
+/** The action for a key press, given whether `g` came just before. */
+export function actionFor(input: KeyInput, afterG: boolean): Action | 'g' | null {
+  if (input.ctrlKey || input.metaKey || input.altKey) return null;
+  if (input.inField) return input.key === 'Escape' ? 'close' : null;
+  if (afterG) return AFTER_G[input.key] ?? null;
+  if (input.key === 'g') return 'g';
+  return SINGLE[input.key] ?? null;
+}

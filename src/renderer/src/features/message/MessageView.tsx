@@ -1,0 +1,146 @@
+import { useMemo, useRef } from 'react';
+import type { BodyFormat } from '../../../../shared/domain/email.ts';
+import { call } from '../../bridge.ts';
+import { ErrorBanner } from '../../ErrorBanner.tsx';
+import { useStore } from '../../store.ts';
+import { formatAvailable } from './slice.ts';
+import { emailDocument, sanitizeEmailHtml } from './sanitize.ts';
+
+const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
+  { format: 'html', label: 'HTML', key: '1' },
+  { format: 'text', label: 'Text', key: '2' },
+  { format: 'raw', label: 'Raw', key: '3' },
+];
+
+function HtmlBody({ html, emailId }: { html: string; emailId: string }) {
+  const allowRemote = useStore((s) => Boolean(s.remoteAllowed[emailId]));
+  const allow = useStore((s) => s.allowRemote);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const sanitized = useMemo(() => sanitizeEmailHtml(html, { allowRemote }), [html, allowRemote]);
+
+  // allow-same-origin without allow-scripts: nothing in the email can run, and
+  // the app can still size the frame and route link clicks to the system browser.
+  const onLoad = () => {
+    const doc = frame.current?.contentDocument;
+    if (!doc || !frame.current) return;
+    frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
+    doc.addEventListener('click', (event) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      if (!link) return;
+      event.preventDefault();
+      void call('openExternal', { url: link.getAttribute('href') ?? '' }).catch(() => undefined);
+    });
+  };
+
+  return (
+    <>
+      {sanitized.blockedRemote > 0 && !allowRemote && (
+        <div className="remote-banner" role="status">
+          {sanitized.blockedRemote} remote {sanitized.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
+          <button type="button" onClick={allow}>
+            Load remote content (i)
+          </button>
+        </div>
+      )}
+      <iframe
+        ref={frame}
+        className="html-body"
+        title="Email content"
+        sandbox="allow-same-origin"
+        referrerPolicy="no-referrer"
+        srcDoc={emailDocument(sanitized.html, allowRemote)}
+        onLoad={onLoad}
+      />
+    </>
+  );
+}
+
+export function MessageView() {
+  const email = useStore((s) => s.email);
+  const body = useStore((s) => s.body);
+  const format = useStore((s) => s.format);
+  const loading = useStore((s) => s.messageLoading);
+  const error = useStore((s) => s.messageError);
+  const openId = useStore((s) => s.openId);
+  const { setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage, settings } = useStore.getState();
+
+  if (!openId) {
+    return (
+      <section className="message-pane empty" aria-label="Message">
+        <p>Select an email and press Enter. Press ? for all shortcuts.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="message-pane" aria-label="Message">
+      {error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
+      {email && (
+        <header className="message-header">
+          <h2>{email.subject || '(no subject)'}</h2>
+          <dl>
+            <dt>From</dt>
+            <dd>
+              {email.sender.display_name} &lt;{email.sender.email}&gt;
+            </dd>
+            <dt>To</dt>
+            <dd>{email.inbox.email}</dd>
+            {email.carbon_copies.length > 0 && (
+              <>
+                <dt>Cc</dt>
+                <dd>{email.carbon_copies.map((cc) => (cc.display_name ? `${cc.display_name} <${cc.email}>` : cc.email)).join(', ')}</dd>
+              </>
+            )}
+            <dt>Date</dt>
+            <dd>{new Date(email.created_at).toLocaleString()}</dd>
+          </dl>
+          <div className="toolbar" role="toolbar" aria-label="Message actions">
+            <div className="formats" role="tablist" aria-label="View as">
+              {FORMATS.map(({ format: f, label, key }) => (
+                <button
+                  key={f}
+                  type="button"
+                  role="tab"
+                  aria-selected={format === f}
+                  disabled={!formatAvailable(email, f)}
+                  onClick={() => void setFormat(f)}
+                >
+                  {label} ({key})
+                </button>
+              ))}
+            </div>
+            <button type="button" onClick={() => void toggleFavorite(email.id)}>
+              {email.favorite ? '★ Unstar' : '☆ Star'} (s)
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                if (!settings.confirmDelete || window.confirm('Delete this email?')) void deleteEmail(email.id);
+              }}
+            >
+              Delete (#)
+            </button>
+            <button type="button" onClick={closeMessage}>
+              Close (Esc)
+            </button>
+          </div>
+          {email.attachments.length > 0 && (
+            <ul className="attachments" aria-label="Attachments">
+              {email.attachments.map((a) => (
+                <li key={a.id}>
+                  <button type="button" onClick={() => void saveAttachment(a.id)} title={`Save ${a.file_name}`}>
+                    📎 {a.file_name} <small>({a.size_for_human || `${a.size_in_bytes} B`}, {a.content_type})</small>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </header>
+      )}
+      <div className="message-body" aria-busy={loading}>
+        {loading && !body && <p className="empty">Loading…</p>}
+        {body && email && body.format === 'html' && <HtmlBody html={body.content} emailId={email.id} />}
+        {body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
+      </div>
+    </section>
+  );
+}

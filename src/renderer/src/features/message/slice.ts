@@ -1,0 +1,100 @@
+import type { StateCreator } from 'zustand';
+import type { BridgeError } from '../../../../shared/contract.ts';
+import type { BodyFormat, Email, EmailBody } from '../../../../shared/domain/email.ts';
+import { asBridgeError, call } from '../../bridge.ts';
+import type { AppState } from '../../store.ts';
+
+export interface MessageSlice {
+  openId: string | null;
+  email: Email | null;
+  format: BodyFormat;
+  body: EmailBody | null;
+  messageLoading: boolean;
+  messageError: BridgeError | null;
+  /** Emails whose remote images the user chose to load. */
+  remoteAllowed: Record<string, true>;
+  openMessage: (id?: string) => Promise<void>;
+  setFormat: (format: BodyFormat) => Promise<void>;
+  allowRemote: () => void;
+  closeMessage: () => void;
+  saveAttachment: (attachmentId: string) => Promise<void>;
+}
+
+/** The first format an email has, in the order a reader wants them. Pure. */
+export function preferredFormat(email: Pick<Email, 'has_html' | 'has_text'>): BodyFormat {
+  if (email.has_html) return 'html';
+  if (email.has_text) return 'text';
+  return 'raw';
+}
+
+export function formatAvailable(email: Pick<Email, 'has_html' | 'has_text'>, format: BodyFormat): boolean {
+  return format === 'raw' || (format === 'html' ? email.has_html : email.has_text);
+}
+
+let messageSequence = 0;
+
+export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = (set, get) => ({
+  openId: null,
+  email: null,
+  format: 'html',
+  body: null,
+  messageLoading: false,
+  messageError: null,
+  remoteAllowed: {},
+
+  openMessage: async (id = get().selectedId ?? undefined) => {
+    if (!id) return;
+    const sequence = ++messageSequence;
+    set({ openId: id, selectedId: id, messageLoading: true, messageError: null, body: null });
+    try {
+      const email = await call('getEmail', { id });
+      if (sequence !== messageSequence) return;
+      const format = preferredFormat(email);
+      set({ email, format });
+      get().patchListEmail(email);
+      const body = await call('getEmailBody', { id, format });
+      if (sequence !== messageSequence) return;
+      set({ body, messageLoading: false });
+      get().prefetchNext();
+    } catch (error) {
+      if (sequence !== messageSequence) return;
+      set({ messageLoading: false, messageError: asBridgeError(error) });
+    }
+  },
+
+  setFormat: async (format) => {
+    const { email } = get();
+    if (!email || !formatAvailable(email, format)) return;
+    const sequence = ++messageSequence;
+    set({ format, messageLoading: true, messageError: null });
+    try {
+      const body = await call('getEmailBody', { id: email.id, format });
+      if (sequence !== messageSequence) return;
+      set({ body, messageLoading: false });
+    } catch (error) {
+      if (sequence !== messageSequence) return;
+      set({ messageLoading: false, messageError: asBridgeError(error) });
+    }
+  },
+
+  allowRemote: () => {
+    const id = get().openId;
+    if (id) set({ remoteAllowed: { ...get().remoteAllowed, [id]: true } });
+  },
+
+  closeMessage: () => {
+    messageSequence++;
+    set({ openId: null, email: null, body: null, messageError: null, messageLoading: false });
+  },
+
+  saveAttachment: async (attachmentId) => {
+    const id = get().openId;
+    if (!id) return;
+    try {
+      const { savedTo } = await call('saveAttachment', { emailId: id, attachmentId });
+      if (savedTo) get().notify({ kind: 'not-found', message: `Saved to ${savedTo}`, details: {} }, 'info');
+    } catch (error) {
+      get().notify(asBridgeError(error));
+    }
+  },
+});

@@ -1,0 +1,46 @@
+/**
+ * The names that cross the bridge, free of any schema library so the preload
+ * stays small. contract.ts checks that its table has exactly these methods.
+ */
+export const METHODS = [
+  'listEmails',
+  'getEmail',
+  'getEmailBody',
+  'deleteEmail',
+  'setFavorite',
+  'saveAttachment',
+  'listAutomations',
+  'createAutomation',
+  'updateAutomation',
+  'deleteAutomation',
+  'getAccounts',
+  'saveAccount',
+  'testConnection',
+  'switchAccount',
+  'removeAccount',
+  'getSettings',
+  'updateSettings',
+  'openExternal',
+  'getAppInfo',
+] as const;
+export type Method = (typeof METHODS)[number];
+
+export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand'] as const;
+export type EventName = (typeof EVENTS)[number];
+
+export interface BridgeSpec {
+  methods: readonly string[];
+  events: readonly string[];
+  invokePrefix: string;
+  eventPrefix: string;
+}
+
+export const BRIDGE_SPEC: BridgeSpec = {
+  methods: METHODS,
+  events: EVENTS,
+  invokePrefix: 'inbox-desk:',
+  eventPrefix: 'inbox-desk:event:',
+};
+
+export const invokeChannel = (method: Method): string => `${BRIDGE_SPEC.invokePrefix}${method}`;
+export const eventChannel = (event: EventName): string => `${BRIDGE_SPEC.eventPrefix}${event}`;

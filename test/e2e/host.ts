@@ -1,0 +1,174 @@
+/**
+ * The test host: the built renderer (out/renderer) served on 127.0.0.1 and
+ * opened in Debian's Chromium, with the very handler table Electron's main
+ * registers bound behind the same `window.api` the preload exposes. Only the
+ * transport differs: a Playwright binding instead of IPC.
+ *
+ *   openApp(browser, { baseUrl, teamId, token } | { demo: true }) → AppHandle
+ *
+ * Any spec can open the app against any server; see fixtures.ts.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, normalize, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { AccountManager } from '../../src/main/account/accounts.ts';
+import { TokenVault } from '../../src/main/account/vault.ts';
+import type { HttpOptions } from '../../src/main/api/http.ts';
+import { demoStarter } from '../../src/main/demo.ts';
+import { createHandlers, dispatch, type Handlers } from '../../src/main/handlers.ts';
+import { isTrustedSender, mimeTypeFor, securityHeaders } from '../../src/main/security.ts';
+import { buildWindowApi } from '../../src/preload/api.ts';
+import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
+import { testCipher } from '../support/cipher.ts';
+
+export type OpenAppOptions = ({ baseUrl: string; teamId: string; token: string; name?: string } | { demo: true }) & {
+  http?: Partial<HttpOptions>;
+  /** Pretend the OS has no keyring. */
+  noKeyring?: boolean;
+  viewport?: { width: number; height: number };
+};
+
+export interface AppHandle {
+  page: Page;
+  context: BrowserContext;
+  handlers: Handlers;
+  accounts: AccountManager;
+  /** Everything that crossed the bridge towards the renderer: results, errors, events (JSON). */
+  transcript: string[];
+  /** URLs the page tried to fetch beyond the app's own files. */
+  blockedRequests: string[];
+  /** URLs handed to the system browser. */
+  openedExternally: string[];
+  settingsPath: string;
+  close(): Promise<void>;
+}
+
+const RENDERER_DIR = resolve('out/renderer');
+
+async function serveRenderer(): Promise<{ server: Server; origin: string }> {
+  const root = normalize(RENDERER_DIR);
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    const file = normalize(join(root, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(root)) {
+      response.writeHead(404).end();
+      return;
+    }
+    try {
+      const bytes = await readFile(file);
+      response.writeHead(200, securityHeaders(mimeTypeFor(file))).end(bytes);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  return { server, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+/** The page-side half of the transport, then the preload's own builder. */
+function bridgeScript(): string {
+  return `(() => {
+    const listeners = new Map();
+    const invoke = window.__inboxDeskInvoke;
+    const ipc = {
+      invoke: (channel, arg) => invoke(channel, arg),
+      on: (channel, listener) => {
+        if (!listeners.has(channel)) listeners.set(channel, new Set());
+        listeners.get(channel).add(listener);
+      },
+      removeListener: (channel, listener) => listeners.get(channel)?.delete(listener),
+    };
+    Object.defineProperty(window, '__inboxDeskEmit', {
+      value: (channel, payload) => listeners.get(channel)?.forEach((listener) => listener({}, payload)),
+    });
+    const buildWindowApi = ${buildWindowApi.toString()};
+    Object.defineProperty(window, 'api', { value: buildWindowApi(ipc, ${JSON.stringify(BRIDGE_SPEC)}) });
+  })();`;
+}
+
+export async function openApp(browser: Browser, options: OpenAppOptions): Promise<AppHandle> {
+  const { server, origin } = await serveRenderer();
+  const dataDir = await mkdtemp(join(tmpdir(), 'inbox-desk-host-'));
+  const settingsPath = join(dataDir, 'settings.json');
+  const accounts = await AccountManager.load(settingsPath, new TokenVault(testCipher(!options.noKeyring)));
+  if (!('demo' in options)) {
+    await accounts.save({
+      name: options.name ?? 'Test account',
+      baseUrl: options.baseUrl,
+      teamId: options.teamId,
+      token: options.token,
+      allowPlaintextToken: false,
+    });
+  }
+  const demo = demoStarter(resolve('resources'));
+  const transcript: string[] = [];
+  const blockedRequests: string[] = [];
+  const openedExternally: string[] = [];
+  let page: Page | null = null;
+
+  const emit = <E extends EventName>(event: E, payload: Events[E]) => {
+    transcript.push(JSON.stringify({ event, payload }));
+    void page
+      ?.evaluate(([channel, data]) => (window as unknown as { __inboxDeskEmit: (c: string, p: unknown) => void }).__inboxDeskEmit(channel as string, data), [
+        eventChannel(event),
+        payload,
+      ] as const)
+      .catch(() => undefined);
+  };
+
+  const handlers = createHandlers({
+    accounts,
+    startDemo: demo.start,
+    openExternal: async (url) => {
+      openedExternally.push(url);
+    },
+    saveFile: async (name) => join(dataDir, name),
+    emit,
+    app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
+    http: options.http,
+  });
+
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+  // The renderer makes no requests of its own: anything beyond its files is refused and noted.
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    blockedRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  await context.exposeBinding('__inboxDeskInvoke', async (source, channel: unknown, arg: unknown) => {
+    const frame = source.frame;
+    const sender = { url: frame.url(), parent: frame.parentFrame() };
+    if (!isTrustedSender(sender, origin)) {
+      return { ok: false, error: { kind: 'forbidden', message: 'Calls are only taken from the app itself.', details: {} } };
+    }
+    const method = typeof channel === 'string' ? channel.slice(BRIDGE_SPEC.invokePrefix.length) : channel;
+    const envelope = await dispatch(handlers, method, arg);
+    transcript.push(JSON.stringify(envelope));
+    return envelope;
+  });
+  await context.addInitScript({ content: bridgeScript() });
+  page = await context.newPage();
+  await page.goto(`${origin}/index.html`);
+
+  return {
+    page,
+    context,
+    handlers,
+    accounts,
+    transcript,
+    blockedRequests,
+    openedExternally,
+    settingsPath,
+    async close() {
+      handlers.dispose();
+      await context.close();
+      await new Promise<void>((r) => server.close(() => r()));
+      await demo.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AccountManager } from '../../src/main/account/accounts.ts';
+import { TokenVault } from '../../src/main/account/vault.ts';
+import { createHandlers, dispatch, type Handlers } from '../../src/main/handlers.ts';
+import { ERROR_KINDS } from '../../src/shared/contract.ts';
+import { testCipher } from '../support/cipher.ts';
+
+describe('main: dispatch checks every call before anything runs', () => {
+  let dir: string;
+  let handlers: Handlers;
+  const startDemo = vi.fn(async () => ({ baseUrl: 'http://127.0.0.1:9', teamId: 'demo', token: 'demo-token' }));
+  const openExternal = vi.fn(async () => undefined);
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'inbox-desk-dispatch-'));
+    const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
+    handlers = createHandlers({
+      accounts,
+      startDemo,
+      openExternal,
+      saveFile: async () => null,
+      emit: () => undefined,
+      app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
+    });
+  });
+  afterEach(async () => {
+    handlers.dispose();
+    await rm(dir, { recursive: true, force: true });
+    vi.clearAllMocks();
+  });
+
+  const malformed: [string, unknown][] = [
+    ['getEmail', undefined],
+    ['getEmail', { id: 42 }],
+    ['getEmail', { id: '' }],
+    ['getEmail', { id: '../automations' }],
+    ['getEmail', { id: '..' }],
+    ['getEmail', { id: 'abc', extra: true }],
+    ['getEmailBody', { id: 'abc', format: 'pdf' }],
+    ['listEmails', { page: 0 }],
+    ['listEmails', { limit: 1000 }],
+    ['listEmails', { unread: 'yes' }],
+    ['listEmails', { token: 'steal' }],
+    ['setFavorite', { id: 'abc' }],
+    ['updateAutomation', { id: 'abc', input: 'title=x' }],
+    ['saveAccount', { name: '', baseUrl: 'http://x', teamId: 't' }],
+    ['openExternal', { url: 5 }],
+    ['updateSettings', { pageSize: 3 }],
+  ];
+
+  for (const [method, arg] of malformed) {
+    it(`rejects ${method}(${JSON.stringify(arg)}) with the contract's error shape`, async () => {
+      const envelope = await dispatch(handlers, method, arg);
+      expect(envelope.ok).toBe(false);
+      if (envelope.ok) return;
+      expect(envelope.error.kind).toBe('bad-request');
+      expect(envelope.error.message).toMatch(new RegExp(`^Invalid argument for ${method}`));
+      expect(envelope.error.details).toEqual({});
+      expect(startDemo).not.toHaveBeenCalled();
+    });
+  }
+
+  it('rejects a method the contract does not name, or a non-string one', async () => {
+    for (const method of ['ipcRenderer', '__proto__', 'constructor', 'toString', 42, null]) {
+      const envelope = await dispatch(handlers, method, undefined);
+      expect(envelope).toEqual({ ok: false, error: { kind: 'bad-request', message: 'Unknown call.', details: {} } });
+    }
+  });
+
+  it('answers a well-formed call', async () => {
+    const envelope = await dispatch(handlers, 'getAppInfo', undefined);
+    expect(envelope).toEqual({ ok: true, value: { name: 'Inbox Desk', version: 'test', platform: 'linux', demo: true } });
+  });
+
+  it('refuses external links other than http, https and mailto', async () => {
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,hi', 'smb://host/share', 'http://user:pw@host/']) {
+      const envelope = await dispatch(handlers, 'openExternal', { url });
+      expect(envelope.ok, url).toBe(false);
+    }
+    expect(openExternal).not.toHaveBeenCalled();
+    expect((await dispatch(handlers, 'openExternal', { url: 'https://example.com/a' })).ok).toBe(true);
+    expect((await dispatch(handlers, 'openExternal', { url: 'mailto:a@b.test' })).ok).toBe(true);
+    expect(openExternal).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps to the declared error kinds', () => {
+    expect(ERROR_KINDS).toEqual([
+      'auth', 'forbidden', 'not-found', 'not-acceptable', 'validation', 'rate-limited',
+      'timeout', 'network', 'server', 'unsupported', 'bad-response', 'bad-request',
+    ]);
+  });
+});

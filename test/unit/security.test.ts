@@ -1,0 +1,142 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  CONTENT_SECURITY_POLICY,
+  installGuards,
+  isSafeExternalUrl,
+  isTrustedSender,
+  resolveAppPath,
+  securityHeaders,
+  windowOptions,
+  type GuardedContents,
+  type GuardedSession,
+} from '../../src/main/security.ts';
+
+function fakes() {
+  const listeners = new Map<string, (event: { preventDefault(): void }, url?: string) => void>();
+  let openHandler: ((details: { url: string }) => { action: string }) | null = null;
+  let requestHandler: ((c: unknown, p: string, cb: (granted: boolean) => void) => void) | null = null;
+  let checkHandler: ((c: unknown, p: string) => boolean) | null = null;
+  let deviceHandler: (() => boolean) | null = null;
+  const contents: GuardedContents = {
+    on: ((event: string, listener: (e: { preventDefault(): void }, url?: string) => void) => {
+      listeners.set(event, listener);
+    }) as GuardedContents['on'],
+    setWindowOpenHandler: (handler) => {
+      openHandler = handler;
+    },
+  };
+  const session: GuardedSession = {
+    setPermissionRequestHandler: (h) => {
+      requestHandler = h;
+    },
+    setPermissionCheckHandler: (h) => {
+      checkHandler = h;
+    },
+    setDevicePermissionHandler: (h) => {
+      deviceHandler = h;
+    },
+  };
+  return { contents, session, listeners, open: () => openHandler!, request: () => requestHandler!, check: () => checkHandler!, device: () => deviceHandler! };
+}
+
+describe('window options', () => {
+  it('isolate the renderer completely', () => {
+    const options = windowOptions('/app/preload/index.cjs');
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+    });
+    expect(options.show).toBe(false);
+  });
+
+  it('take a remembered size and position', () => {
+    expect(windowOptions('p', { x: 10, y: 20, width: 900, height: 700 })).toMatchObject({ x: 10, y: 20, width: 900, height: 700 });
+  });
+});
+
+describe('guards', () => {
+  it('cancel every navigation and redirect, and refuse webviews', () => {
+    const f = fakes();
+    installGuards(f.contents, f.session);
+    for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const preventDefault = vi.fn();
+      f.listeners.get(event)!({ preventDefault }, 'https://evil.test/');
+      expect(preventDefault, event).toHaveBeenCalled();
+    }
+  });
+
+  it('deny every new window, whatever the URL', () => {
+    const f = fakes();
+    installGuards(f.contents, f.session);
+    for (const url of ['https://example.com', 'javascript:alert(1)', 'app://inbox-desk/index.html', 'about:blank']) {
+      expect(f.open()({ url })).toEqual({ action: 'deny' });
+    }
+  });
+
+  it('refuse every permission request and check', () => {
+    const f = fakes();
+    installGuards(f.contents, f.session);
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+      const callback = vi.fn();
+      f.request()({}, permission, callback);
+      expect(callback).toHaveBeenCalledWith(false);
+      expect(f.check()({}, permission)).toBe(false);
+    }
+    expect(f.device()()).toBe(false);
+  });
+});
+
+describe('external links', () => {
+  it('allow only http, https and mailto', () => {
+    expect(isSafeExternalUrl('https://example.com/path?q=1')).toBe(true);
+    expect(isSafeExternalUrl('http://example.com')).toBe(true);
+    expect(isSafeExternalUrl('mailto:someone@example.com')).toBe(true);
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'vbscript:x', 'ms-msdt:x', 'smb://host/x', 'app://inbox-desk/x', 'not a url', 'https://user:pass@example.com/']) {
+      expect(isSafeExternalUrl(url), url).toBe(false);
+    }
+  });
+});
+
+describe('IPC senders', () => {
+  it('trust only the app page itself, at the top level', () => {
+    expect(isTrustedSender({ url: 'app://inbox-desk/index.html', parent: null })).toBe(true);
+    expect(isTrustedSender({ url: 'app://inbox-desk/index.html', parent: {} })).toBe(false);
+    expect(isTrustedSender({ url: 'about:srcdoc', parent: {} })).toBe(false);
+    expect(isTrustedSender({ url: 'https://evil.test/', parent: null })).toBe(false);
+    expect(isTrustedSender({ url: 'app://other-host/index.html', parent: null })).toBe(false);
+    expect(isTrustedSender(null)).toBe(false);
+    expect(isTrustedSender({ url: 'http://localhost:5173/', parent: null }, 'http://localhost:5173')).toBe(true);
+    expect(isTrustedSender({ url: 'http://localhost:5174/', parent: null }, 'http://localhost:5173')).toBe(false);
+  });
+});
+
+describe('the app:// protocol', () => {
+  it('maps app URLs inside the renderer folder and nothing else', () => {
+    expect(resolveAppPath('app://inbox-desk/')).toBe('index.html');
+    expect(resolveAppPath('app://inbox-desk/assets/index.js')).toBe('assets/index.js');
+    // The URL parser folds dot segments at the root: it stays inside the folder.
+    expect(resolveAppPath('app://inbox-desk/%2e%2e/main/index.js')).toBe('main/index.js');
+    expect(resolveAppPath('app://inbox-desk/assets/..%2f..%2fsecret')).toBeNull();
+    expect(resolveAppPath('app://elsewhere/index.html')).toBeNull();
+    expect(resolveAppPath('file:///etc/passwd')).toBeNull();
+  });
+
+  it('serves every file with a strict CSP: no network for the renderer, scripts only from the app', () => {
+    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'none'");
+    expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(securityHeaders('text/html')).toMatchObject({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' });
+  });
+});
