@@ -52,6 +52,7 @@ export interface Handlers {
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   let session: Session | null = null;
+  let demoToken: string | null = null;
   const { accounts } = deps;
 
   const accountsState = (): AccountsState => ({
@@ -71,6 +72,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     const key = accounts.activeId ?? DEMO;
     if (session?.key === key) return session;
     const connection = key === DEMO ? await deps.startDemo() : accounts.connection(key);
+    if (key === DEMO) demoToken = connection.token;
     // Another call may have switched first while the demo was starting.
     if (session?.key === key) return session;
     session?.dispose();
@@ -178,7 +180,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   return {
     table,
     secrets: () => {
-      const found: string[] = [];
+      const found: string[] = demoToken ? [demoToken] : [];
       for (const summary of accounts.summaries()) {
         try {
           found.push(accounts.connection(summary.id).token);

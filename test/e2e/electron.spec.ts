@@ -1,15 +1,18 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 
-/** The Electron binary, when one is installed (it is not where downloads from GitHub fail). */
+/**
+ * The Electron binary, when one is installed (not where downloads from GitHub
+ * fail). Read from the package's path.txt: requiring 'electron' would try to
+ * download a missing binary.
+ */
 function electronBinary(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
+  const packageDir = resolve('node_modules/electron');
+  const pathFile = join(packageDir, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
 }
 
 const binary = electronBinary();

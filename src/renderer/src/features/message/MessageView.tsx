@@ -30,6 +30,12 @@ function HtmlBody({ html, emailId }: { html: string; emailId: string }) {
       event.preventDefault();
       void call('openExternal', { url: link.getAttribute('href') ?? '' }).catch(() => undefined);
     });
+    // Shortcuts keep working after a click into the email: keys go on to the app.
+    doc.addEventListener('keydown', (event) => {
+      const { key, ctrlKey, metaKey, altKey, shiftKey } = event;
+      const forwarded = new KeyboardEvent('keydown', { key, ctrlKey, metaKey, altKey, shiftKey, cancelable: true });
+      if (!window.dispatchEvent(forwarded)) event.preventDefault();
+    });
   };
 
   return (
