@@ -31,7 +31,11 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function windowOptions(preloadPath: string, bounds: Partial<{ x: number; y: number; width: number; height: number }> = {}): BrowserWindowConstructorOptions {
+export function windowOptions(
+  preloadPath: string,
+  bounds: Partial<{ x: number; y: number; width: number; height: number }> = {},
+  options: { isPackaged: boolean } = { isPackaged: true },
+): BrowserWindowConstructorOptions {
   return {
     width: bounds.width ?? 1280,
     height: bounds.height ?? 820,
@@ -56,6 +60,8 @@ export function windowOptions(preloadPath: string, bounds: Partial<{ x: number; 
       navigateOnDragDrop: false,
       spellcheck: true,
       safeDialogs: true,
+      // DevTools only in development builds.
+      devTools: !options.isPackaged,
     },
   };
 }

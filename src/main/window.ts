@@ -52,11 +52,10 @@ export function createMainWindow(options: {
   state: WindowState | null;
   onStateChange: (state: WindowState) => void;
 }): BrowserWindow {
-  const window = new BrowserWindow(windowOptions(options.preloadPath, visibleBounds(options.state)));
+  const window = new BrowserWindow(
+    windowOptions(options.preloadPath, visibleBounds(options.state), { isPackaged: options.isPackaged }),
+  );
   installGuards(window.webContents, window.webContents.session);
-  if (options.isPackaged) {
-    window.webContents.on('devtools-opened', () => window.webContents.closeDevTools());
-  }
   if (options.state?.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
 

@@ -58,6 +58,12 @@ describe('window options', () => {
     expect(options.show).toBe(false);
   });
 
+  it('turn DevTools off in packaged builds only', () => {
+    expect(windowOptions('p', {}, { isPackaged: true }).webPreferences?.devTools).toBe(false);
+    expect(windowOptions('p', {}, { isPackaged: false }).webPreferences?.devTools).toBe(true);
+    expect(windowOptions('p').webPreferences?.devTools).toBe(false);
+  });
+
   it('take a remembered size and position', () => {
     expect(windowOptions('p', { x: 10, y: 20, width: 900, height: 700 })).toMatchObject({ x: 10, y: 20, width: 900, height: 700 });
   });

@@ -1,0 +1,104 @@
+/**
+ * Benchmarks that print figures (npm run bench). Each figure is quoted against
+ * a baseline measured in the same run, on the same machine.
+ */
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ServiceClient } from '../../src/main/api/client.ts';
+import { startReferenceService } from '../../src/server/index.ts';
+
+const DEMO = resolve('resources/demo/mail');
+const TOKEN = 'bench-token';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+const rows: string[][] = [];
+const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 1)} ms`;
+const ratio = (slow: number, fast: number) => `${(slow / fast).toFixed(1)}x`;
+
+// 1. The reference service on the demo corpus, against an empty one.
+{
+  const seeded: number[] = [];
+  const empty: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    let started = performance.now();
+    const s = await startReferenceService({ teams: [{ id: 'demo', token: TOKEN }], seedDir: DEMO });
+    seeded.push(performance.now() - started);
+    await s.close();
+    started = performance.now();
+    const e = await startReferenceService({ teams: [{ id: 'demo', token: TOKEN }] });
+    empty.push(performance.now() - started);
+    await e.close();
+  }
+  rows.push(['service start, 41 demo emails (median of 5)', ms(median(seeded)), `empty service ${ms(median(empty))}`, `${ratio(median(seeded), median(empty))} of empty; budget 2000 ms`]);
+}
+
+const service = await startReferenceService({ teams: [{ id: 'demo', token: TOKEN }], seedDir: DEMO });
+const connection = { baseUrl: service.baseUrl, teamId: 'demo', token: TOKEN };
+const ids = (await new ServiceClient(connection).listEmails({ limit: 100 })).data.filter((e) => e.has_html).map((e) => e.id);
+
+// 2. Going back to an email: main's cache against a fresh request each time.
+{
+  const warm = new ServiceClient(connection);
+  for (const id of ids) {
+    await warm.getEmail(id);
+    await warm.getEmailBody(id, 'html');
+  }
+  const uncached: number[] = [];
+  const cached: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const id of ids) {
+      const cold = new ServiceClient(connection);
+      uncached.push(await time(async () => {
+        await cold.getEmail(id);
+        await cold.getEmailBody(id, 'html');
+      }));
+      cached.push(await time(async () => {
+        await warm.getEmail(id);
+        await warm.getEmailBody(id, 'html');
+      }));
+    }
+  }
+  rows.push([`reopen an email, record + HTML (median of ${cached.length})`, ms(median(cached)), `over HTTP ${ms(median(uncached))}`, `${ratio(median(uncached), median(cached))} faster`]);
+}
+
+// 3. The same list page within its freshness window, against a fresh fetch.
+{
+  const client = new ServiceClient(connection);
+  const fresh: number[] = [];
+  const reused: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    fresh.push(await time(() => client.listEmails({ page: 1, limit: 25 }, { fresh: true })));
+    reused.push(await time(() => client.listEmails({ page: 1, limit: 25 })));
+  }
+  rows.push(['list page 1 of 25 again (median of 50)', ms(median(reused)), `fetched ${ms(median(fresh))}`, `${ratio(median(fresh), median(reused))} faster`]);
+}
+
+// 4. The service's list query with every filter, against an unfiltered page.
+{
+  const client = new ServiceClient(connection);
+  const plain: number[] = [];
+  const filtered: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    plain.push(await time(() => client.listEmails({ limit: 25, page: 1 }, { fresh: true })));
+    filtered.push(await time(() =>
+      client.listEmails({ limit: 25, search: 'invoice', inbox: 'billing@acme.test', subject: 'Invoice*', unread: true }, { fresh: true }),
+    ));
+  }
+  rows.push(['list with search+inbox+subject+unread (median of 50)', ms(median(filtered)), `unfiltered ${ms(median(plain))}`, `${ratio(median(filtered), median(plain))} of unfiltered`]);
+}
+
+await service.close();
+
+const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
+console.log(`Inbox Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`);
+for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  |  '));
