@@ -113,7 +113,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   const table: HandlerTable = {
-    listEmails: (query) => withClient((c) => c.listEmails(query, { view: 'list' })),
+    listEmails: ({ fresh, ...query }) => withClient((c) => c.listEmails(query, { view: 'list', fresh })),
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
     getEmailBody: ({ id, format }) => withClient((c) => c.getEmailBody(id, format)),
     deleteEmail: ({ id }) => withClient((c) => c.deleteEmail(id)).then(() => null),

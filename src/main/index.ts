@@ -8,7 +8,7 @@ import { demoStarter } from './demo.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter, registerIpc } from './ipc.ts';
 import { installMenu } from './menu.ts';
-import { isSafeExternalUrl } from './security.ts';
+import { installGuards, isSafeExternalUrl } from './security.ts';
 import { createMainWindow, registerAppScheme, serveRenderer } from './window.ts';
 
 // App lifecycle only: every decision lives in modules that run without Electron.
@@ -29,10 +29,8 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow.focus();
   });
 
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  });
+  // Every web contents, the main window's and any other, gets the same guards.
+  app.on('web-contents-created', (_event, contents) => installGuards(contents, contents.session));
 
   void app.whenReady().then(async () => {
     const accounts = await AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher));

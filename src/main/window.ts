@@ -1,11 +1,10 @@
 import { BrowserWindow, protocol, screen, session, type Session } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { join, normalize } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import type { WindowState } from './account/accounts.ts';
 import {
   APP_ORIGIN,
   APP_SCHEME,
-  installGuards,
   mimeTypeFor,
   resolveAppPath,
   securityHeaders,
@@ -21,7 +20,7 @@ export function registerAppScheme(): void {
 
 /** Serves the built renderer on app://inbox-desk/ with the CSP on every file. */
 export function serveRenderer(rendererDir: string, target: Session = session.defaultSession): void {
-  const root = normalize(rendererDir);
+  const root = normalize(rendererDir + sep);
   target.protocol.handle(APP_SCHEME, async (request) => {
     const relative = resolveAppPath(request.url);
     const file = relative === null ? null : normalize(join(root, relative));
@@ -55,7 +54,6 @@ export function createMainWindow(options: {
   const window = new BrowserWindow(
     windowOptions(options.preloadPath, visibleBounds(options.state), { isPackaged: options.isPackaged }),
   );
-  installGuards(window.webContents, window.webContents.session);
   if (options.state?.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
 

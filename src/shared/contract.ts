@@ -93,7 +93,8 @@ export const ConnectionTestSchema = z
 
 /** The argument each call takes, checked in main before anything runs. */
 export const contract = {
-  listEmails: ListQuerySchema,
+  /** `fresh` skips main's short-lived page cache (an explicit refresh). */
+  listEmails: ListQuerySchema.extend({ fresh: z.boolean().optional() }),
   getEmail: z.object({ id: Id }).strict(),
   getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
   deleteEmail: z.object({ id: Id }).strict(),

@@ -146,3 +146,13 @@ describe('the app:// protocol', () => {
     expect(securityHeaders('text/html')).toMatchObject({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' });
   });
 });
+
+describe('the renderer page', () => {
+  it('carries the same CSP in its meta tag as the protocol serves (frame-ancestors aside)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const html = await readFile('src/renderer/index.html', 'utf8');
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    const headerWithoutAncestors = CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors')).join('; ');
+    expect(meta).toBe(headerWithoutAncestors);
+  });
+});

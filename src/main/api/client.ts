@@ -261,10 +261,8 @@ export class ServiceClient {
     const response = await this.request({ operation: 'listEmails', method: 'GET', path: `emails?${key}`, view: options.view });
     const page = parseJson(response.bytes, EmailPageSchema);
     this.pages.set(key, { page, at: Date.now() });
-    for (const email of page.data) {
-      // A list entry never downgrades what a full read already knows.
-      if (!this.emails.has(email.id)) this.emails.set(email.id, email);
-    }
+    // A list entry is the server's newest word on an email: it refreshes the record cache.
+    for (const email of page.data) this.emails.set(email.id, email);
     return page;
   }
 

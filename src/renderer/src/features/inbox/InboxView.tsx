@@ -119,7 +119,7 @@ export function InboxView() {
     <div className="inbox">
       <section className="list-pane" aria-label="Email list">
         <Filters />
-        {listError && <ErrorBanner error={listError} onRetry={() => void loadList()} />}
+        {listError && <ErrorBanner error={listError} onRetry={() => void loadList({ fresh: true })} />}
         <EmailList />
         <Pagination />
       </section>

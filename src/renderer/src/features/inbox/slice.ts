@@ -22,7 +22,8 @@ export interface InboxSlice {
   listLoading: boolean;
   listError: BridgeError | null;
   selectedId: string | null;
-  loadList: () => Promise<void>;
+  /** `fresh`: the user asked to refresh, so main's page cache is skipped. */
+  loadList: (options?: { fresh?: boolean }) => Promise<void>;
   setFilters: (patch: Partial<InboxFilters>) => void;
   goToPage: (page: number) => void;
   select: (id: string | null) => void;
@@ -64,13 +65,14 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   listError: null,
   selectedId: null,
 
-  loadList: async () => {
+  loadList: async (options = {}) => {
     const sequence = ++listSequence;
     clearTimeout(retryTimer);
     const { filters, page, settings } = get();
     set({ listLoading: true });
     try {
-      const list = await call('listEmails', listQueryFor(filters, page, settings.pageSize));
+      const query = listQueryFor(filters, page, settings.pageSize);
+      const list = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
       if (sequence !== listSequence) return;
       const ids = list.data.map((e) => e.id);
       const selectedId = get().selectedId;
@@ -87,7 +89,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       set({ listLoading: false, listError: bridgeError });
       const wait = bridgeError.details.retryAfterSeconds;
       if (bridgeError.kind === 'rate-limited' && wait !== undefined && wait <= 120) {
-        retryTimer = setTimeout(() => void get().loadList(), wait * 1000);
+        retryTimer = setTimeout(() => void get().loadList(options), wait * 1000);
       }
     }
   },

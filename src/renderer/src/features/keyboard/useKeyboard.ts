@@ -50,7 +50,7 @@ export function run(action: Action): void {
       break;
     case 'refresh':
       if (s.view === 'automations') void s.loadAutomations();
-      else void s.loadList();
+      else void s.loadList({ fresh: true });
       break;
     case 'format-html':
       void s.setFormat('html');

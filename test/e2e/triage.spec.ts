@@ -1,0 +1,134 @@
+import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+import { expect, test } from './fixtures.ts';
+
+test.describe('triage from the keyboard', () => {
+  let service: RunningService;
+  test.beforeEach(async () => {
+    service = await startReferenceService({ teams: [{ id: 't', token: 'triage-token-1' }] });
+    for (let i = 1; i <= 30; i++) {
+      const day = String(i).padStart(2, '0');
+      await service.inject(rawMail({ subject: `Ticket ${i}`, date: `${day} Oct 2026 10:00:00 +0000`, text: `Body of ticket ${i}` }));
+    }
+    // Seeded order is by arrival: give them distinct times so "newest first" is Ticket 30.
+    for (const email of service.service.team('t').emails.values()) {
+      const n = Number(/Ticket (\d+)/.exec(email.subject)![1]);
+      email.createdAt = new Date(Date.UTC(2026, 9, n, 10));
+    }
+  });
+  test.afterEach(() => service.close());
+
+  test('moves, opens, pages, stars, filters and deletes without the mouse', async ({ openApp }) => {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: 'triage-token-1' });
+    const list = page.getByRole('listbox', { name: 'Emails' });
+    const selected = list.locator('[aria-selected="true"]');
+    await expect(selected).toContainText('Ticket 30');
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(selected).toContainText('Ticket 28');
+    await page.keyboard.press('k');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Ticket 29' })).toBeVisible();
+    await expect(page.locator('pre.plain')).toContainText('Body of ticket 29');
+
+    await page.keyboard.press('s');
+    await expect(list.getByRole('option').filter({ hasText: 'Ticket 29' })).toContainText('★');
+    await page.keyboard.press('f');
+    await expect(list.getByRole('option')).toHaveCount(1);
+    await page.keyboard.press('f');
+    await expect(list.getByRole('option')).toHaveCount(25);
+
+    await page.keyboard.press('n');
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    await page.keyboard.press('p');
+    await expect(page.getByText('1–25 of 30')).toBeVisible();
+
+    // Delete asks first (a setting), then selects the neighbour.
+    await page.keyboard.press('j');
+    await expect(selected).toContainText('Ticket 29');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.keyboard.press('#');
+    await expect(list.getByRole('option').filter({ hasText: 'Ticket 29' })).toHaveCount(0);
+    await expect(selected).toContainText('Ticket 28');
+    expect(service.service.team('t').emails.size).toBe(29);
+
+    await page.keyboard.press('/');
+    await page.keyboard.type('Ticket 1');
+    await expect(list.getByRole('option')).toHaveCount(11);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('a 429 keeps the list, the page and the selection, and says when it will retry', async ({ openApp }) => {
+    await service.close();
+    service = await startReferenceService({ teams: [{ id: 't', token: 'triage-token-1' }], rateLimit: 6 });
+    for (let i = 1; i <= 30; i++) await service.inject(rawMail({ subject: `Ticket ${i}` }));
+    const { page } = await openApp({
+      baseUrl: service.baseUrl,
+      teamId: 't',
+      token: 'triage-token-1',
+      http: { maxRetryWaitMs: 0 },
+    });
+    const list = page.getByRole('listbox', { name: 'Emails' });
+    await expect(list.getByRole('option')).toHaveCount(25);
+    await page.keyboard.press('n');
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    await page.keyboard.press('j');
+    const before = await list.locator('[aria-selected="true"]').textContent();
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('r');
+      await page.waitForTimeout(30);
+    }
+    await expect(page.getByRole('alert').filter({ hasText: 'Too many requests' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Too many requests' })).toContainText(/Retrying in \d+ s/);
+    await expect(list.getByRole('option')).toHaveCount(5);
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    expect(await list.locator('[aria-selected="true"]').textContent()).toBe(before);
+  });
+});
+
+test.describe('the automation form', () => {
+  let service: RunningService;
+  test.beforeAll(async () => {
+    service = await startReferenceService({ teams: [{ id: 't', token: 'auto-token-1' }] });
+  });
+  test.afterAll(() => service.close());
+
+  test('says what is wrong, keeps what was typed, then saves and edits', async ({ openApp }) => {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: 'auto-token-1' });
+    await expect(page.getByText('No emails match.')).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await expect(page.getByText('No automations yet.')).toBeVisible();
+    await page.keyboard.press('c');
+    await expect(page.getByLabel('Title')).toBeFocused();
+    await page.keyboard.type('Invoices');
+    await page.getByLabel('Sender (email)').fill('not-an-address');
+    await page.getByLabel('Subject (regular expression)').fill('^Invoice (');
+    await page.getByLabel('Webhook URL').fill('https://hooks.example/in');
+    await page.getByRole('button', { name: /Save/ }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'valid email address' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'regular expression' })).toBeVisible();
+    await expect(page.getByLabel('Title')).toHaveValue('Invoices');
+    await expect(page.getByLabel('Webhook URL')).toHaveValue('https://hooks.example/in');
+
+    await page.getByLabel('Sender (email)').fill('billing@vendor.test');
+    await page.getByLabel('Subject (regular expression)').fill('^Invoice');
+    await page.getByLabel('Payload format').selectOption('json_with_bodies');
+    await page.getByLabel('Subject (regular expression)').press('Enter');
+    const row = page.getByRole('listitem').filter({ hasText: 'Invoices' });
+    await expect(row).toContainText('from billing@vendor.test');
+    await expect(row).toContainText('json_with_bodies');
+    const [stored] = [...service.service.team('t').automations.values()];
+    expect(stored).toMatchObject({ title: 'Invoices', sender: 'billing@vendor.test', subject: '^Invoice', payload_format: 'json_with_bodies' });
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Title').fill('Invoices to accounting');
+    await page.getByRole('button', { name: /Save/ }).click();
+    await expect(page.getByRole('listitem').filter({ hasText: 'Invoices to accounting' })).toBeVisible();
+    expect([...service.service.team('t').automations.values()][0]!.title).toBe('Invoices to accounting');
+  });
+});
