@@ -60,6 +60,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     activeId: accounts.activeId,
     demo: accounts.activeId === null,
     encryptionAvailable: accounts.encryptionAvailable,
+    settingsRecovered: accounts.recovered,
   });
 
   const announce = (): AccountsState => {

@@ -132,6 +132,8 @@ export interface AccountsState {
   demo: boolean;
   /** False where the OS has no keyring (e.g. Linux with basic_text). */
   encryptionAvailable: boolean;
+  /** The settings file was damaged at start: a backup or the defaults were used. */
+  settingsRecovered: boolean;
 }
 
 export interface RateLimitState {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -84,6 +84,22 @@ describe('main: dispatch checks every call before anything runs', () => {
     expect((await dispatch(handlers, 'openExternal', { url: 'https://example.com/a' })).ok).toBe(true);
     expect((await dispatch(handlers, 'openExternal', { url: 'mailto:a@b.test' })).ok).toBe(true);
     expect(openExternal).toHaveBeenCalledTimes(2);
+  });
+
+  it('tells the renderer whether a token is set, never the token, and whether settings were recovered', async () => {
+    await dispatch(handlers, 'saveAccount', { name: 'A', baseUrl: 'https://a.test', teamId: 't', token: 'secret-123456' });
+    const envelope = await dispatch(handlers, 'getAccounts', undefined);
+    expect(envelope.ok).toBe(true);
+    if (!envelope.ok) return;
+    expect(JSON.stringify(envelope)).not.toContain('secret-123456');
+    expect(envelope.value).toMatchObject({ demo: false, encryptionAvailable: true, settingsRecovered: false });
+    expect((envelope.value as { accounts: unknown[] }).accounts[0]).toMatchObject({ hasToken: true, tokenEncrypted: true });
+
+    await writeFile(join(dir, 'settings.json'), '{"version": 1, "acc');
+    await rm(join(dir, 'settings.json.bak'));
+    const damaged = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
+    const fresh = createHandlers({ accounts: damaged, startDemo, openExternal, saveFile: async () => null, emit: () => undefined, app: { name: 'x', version: 'x', platform: 'x' } });
+    expect(await dispatch(fresh, 'getAccounts', undefined)).toMatchObject({ ok: true, value: { settingsRecovered: true, accounts: [] } });
   });
 
   it('keeps to the declared error kinds', () => {

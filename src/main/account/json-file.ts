@@ -53,29 +53,26 @@ export class JsonFile<T> {
   private async writeNow(value: T): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
     const text = `${JSON.stringify(value, null, 2)}\n`;
-    const temp = `${this.path}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temp, this.path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    // The backup is a second complete copy, written the same atomic way.
-    const backupTemp = `${this.path}.bak.${randomBytes(4).toString('hex')}.tmp`;
-    const backup = await open(backupTemp, 'w', 0o600);
-    try {
-      await backup.writeFile(text);
-      await backup.sync();
-    } finally {
-      await backup.close();
-    }
-    await rename(backupTemp, `${this.path}.bak`);
+    await writeAtomically(this.path, text);
+    // The backup is a second complete copy, written the same way.
+    await writeAtomically(`${this.path}.bak`, text);
+  }
+}
+
+/** Temp file, fsync, rename: the target is always either the old or the new content. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
 }

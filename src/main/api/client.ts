@@ -150,10 +150,6 @@ export class ServiceClient {
     this.http = { ...DEFAULT_HTTP, ...http };
   }
 
-  get host(): string {
-    return this.root.host;
-  }
-
   // ---- rate budget -------------------------------------------------------
 
   get rateLimit(): RateLimitState {

@@ -54,6 +54,13 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
         call('getAppInfo', undefined),
       ]);
       set({ accounts, settings, appInfo });
+      if (accounts.settingsRecovered) {
+        get().notify({
+          kind: 'bad-response',
+          message: 'The settings file was damaged; Inbox Desk restored the last good copy (or the defaults). Check your accounts.',
+          details: {},
+        });
+      }
     } catch (error) {
       get().notify(asBridgeError(error));
     }
