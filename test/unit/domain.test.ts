@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { matchAutomation, validateAutomationInput } from '../../src/shared/domain/automation.ts';
+import { listQueryToSearchParams } from '../../src/shared/domain/list-query.ts';
+import { sizeForHuman } from '../../src/shared/domain/size.ts';
+import { normalizeTimestamp, serviceTimestamp, zonelessTimestamp } from '../../src/shared/domain/time.ts';
+import { negotiate } from '../../src/server/negotiate.ts';
+
+describe('timestamps', () => {
+  it('reads both forms the service sends, as UTC', () => {
+    expect(normalizeTimestamp('2018-01-19T12:23:27+00:00')).toBe('2018-01-19T12:23:27.000Z');
+    expect(normalizeTimestamp('2018-01-19T14:23:27+02:00')).toBe('2018-01-19T12:23:27.000Z');
+    expect(normalizeTimestamp('2018-01-19 12:23:27')).toBe('2018-01-19T12:23:27.000Z');
+    expect(normalizeTimestamp('yesterday')).toBeNull();
+    const date = new Date('2018-01-19T12:23:27.456Z');
+    expect(serviceTimestamp(date)).toBe('2018-01-19T12:23:27+00:00');
+    expect(zonelessTimestamp(date)).toBe('2018-01-19 12:23:27');
+  });
+});
+
+describe('sizes', () => {
+  it('formats as the service does: decimal units, two decimals, no space', () => {
+    expect(sizeForHuman(512)).toBe('512.00B');
+    expect(sizeForHuman(34_000)).toBe('34.00kB');
+    expect(sizeForHuman(48_080_000)).toBe('48.08MB');
+    expect(sizeForHuman(0)).toBe('0.00B');
+  });
+});
+
+describe('list query', () => {
+  it('becomes the query string the service reads; false flags and blanks are left out', () => {
+    expect(listQueryToSearchParams({ page: 2, limit: 50, search: '  tips ', unread: true, favorite: false, inbox: '' }).toString()).toBe(
+      'page=2&limit=50&search=tips&unread=1',
+    );
+  });
+});
+
+describe('automation rules', () => {
+  it('accept a full, valid body and normalise empties to null', () => {
+    const checked = validateAutomationInput({
+      title: '  Invoices ', sender: '', inbox: 'billing@acme.test', subject: '^Invoice', has_attachments: true,
+      action_url: 'https://hooks.example/x', action_secret_token: 's', action_delete_email: false, payload_format: 'raw',
+    });
+    expect(checked).toEqual({
+      ok: true,
+      value: {
+        title: 'Invoices', sender: null, inbox: 'billing@acme.test', subject: '^Invoice', has_attachments: true,
+        action_url: 'https://hooks.example/x', action_secret_token: 's', action_delete_email: false, payload_format: 'raw',
+      },
+    });
+  });
+
+  it('name every field that is wrong', () => {
+    const checked = validateAutomationInput({
+      sender: 'nope', inbox: 'a b@c', subject: '[', action_url: 'javascript:alert(1)',
+      has_attachments: 'true', action_delete_email: 0, payload_format: 'xml', action_secret_token: 5,
+    });
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(Object.keys(checked.errors).sort()).toEqual([
+      'action_delete_email', 'action_secret_token', 'action_url', 'has_attachments', 'inbox', 'payload_format', 'sender', 'subject', 'title',
+    ]);
+    expect(validateAutomationInput(null)).toEqual({ ok: false, errors: { body: ['The body must be a JSON object.'] } });
+    expect(validateAutomationInput({ title: 'x'.repeat(256) }).ok).toBe(false);
+  });
+
+  it('match when every non-empty criterion hits, case-insensitively, as regular expressions', () => {
+    const target = { subject: 'Invoice 42 for March', sender: 'Billing@Vendor.test', inbox: 'ap@acme.test', attachmentCount: 1 };
+    const rule = { subject: '^invoice \\d+', sender: 'billing@vendor', inbox: null, has_attachments: true };
+    expect(matchAutomation(rule, target)).toEqual(['subject', 'sender', 'has_attachments']);
+    expect(matchAutomation({ ...rule, has_attachments: true }, { ...target, attachmentCount: 0 })).toBeNull();
+    expect(matchAutomation({ ...rule, inbox: 'support@' }, target)).toBeNull();
+    expect(matchAutomation({ subject: null, sender: null, inbox: null, has_attachments: false }, target)).toEqual([]);
+    expect(matchAutomation({ ...rule, subject: '(' }, target)).toBeNull();
+  });
+});
+
+describe('Accept negotiation', () => {
+  const offered = ['text/html', 'text/plain', 'message/rfc2822', 'application/json', 'application/vnd.service.v1+json'];
+  it('honours q-values, wildcards and specificity; ties go to the service order', () => {
+    expect(negotiate('application/vnd.service.v1+json', offered)).toBe('application/vnd.service.v1+json');
+    expect(negotiate(undefined, offered)).toBe('text/html');
+    expect(negotiate('*/*', offered)).toBe('text/html');
+    expect(negotiate('text/*;q=0.5, message/rfc2822', offered)).toBe('message/rfc2822');
+    expect(negotiate('text/*, text/html;q=0', offered)).toBe('text/plain');
+    expect(negotiate('application/*', offered)).toBe('application/json');
+    expect(negotiate('image/png', offered)).toBeNull();
+    expect(negotiate('text/html;q=0', offered)).toBeNull();
+    expect(negotiate('TEXT/PLAIN; charset=utf-8', offered)).toBe('text/plain');
+  });
+});
