@@ -66,6 +66,28 @@ export function windowOptions(
   };
 }
 
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A remembered window keeps its size; it keeps its position only while its
+ * top-left corner is still on some display (a monitor may have gone).
+ */
+export function fitToDisplays(
+  state: { x?: number; y?: number; width: number; height: number } | null,
+  workAreas: Rect[],
+): Partial<Rect> {
+  if (!state) return {};
+  const { x, y, width, height } = state;
+  if (x === undefined || y === undefined) return { width, height };
+  const onScreen = workAreas.some((a) => x >= a.x - 50 && y >= a.y - 50 && x < a.x + a.width - 50 && y < a.y + a.height - 50);
+  return onScreen ? { x, y, width, height } : { width, height };
+}
+
 /** Links leave the app only for these schemes, and only through the bridge. */
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 

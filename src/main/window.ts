@@ -5,6 +5,7 @@ import type { WindowState } from './account/accounts.ts';
 import {
   APP_ORIGIN,
   APP_SCHEME,
+  fitToDisplays,
   mimeTypeFor,
   resolveAppPath,
   securityHeaders,
@@ -34,16 +35,6 @@ export function serveRenderer(rendererDir: string, target: Session = session.def
   });
 }
 
-/** Keeps a remembered position only if it is still on a screen. */
-function visibleBounds(state: WindowState | null) {
-  if (!state) return {};
-  const onScreen =
-    state.x !== undefined &&
-    state.y !== undefined &&
-    screen.getAllDisplays().some(({ workArea: a }) => state.x! >= a.x - 50 && state.y! >= a.y - 50 && state.x! < a.x + a.width && state.y! < a.y + a.height);
-  return onScreen ? state : { width: state.width, height: state.height };
-}
-
 export function createMainWindow(options: {
   preloadPath: string;
   devServerUrl?: string;
@@ -52,7 +43,11 @@ export function createMainWindow(options: {
   onStateChange: (state: WindowState) => void;
 }): BrowserWindow {
   const window = new BrowserWindow(
-    windowOptions(options.preloadPath, visibleBounds(options.state), { isPackaged: options.isPackaged }),
+    windowOptions(
+      options.preloadPath,
+      fitToDisplays(options.state, screen.getAllDisplays().map((d) => d.workArea)),
+      { isPackaged: options.isPackaged },
+    ),
   );
   if (options.state?.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());

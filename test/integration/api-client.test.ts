@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client.ts';
 import { ServiceError } from '../../src/main/api/errors.ts';
+import { canPrefetch } from '../../src/shared/domain/rate-budget.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { rawMail } from '../support/mail.ts';
 import { EMPTY_PAGE, sendJson, stubServer, type StubServer } from '../support/stub-server.ts';
@@ -212,7 +213,7 @@ describe('API client against servers that misbehave', () => {
     expect(waits).toEqual([1000]);
     expect(seen).toEqual([0, 5]);
     expect(client.rateLimit).toMatchObject({ limit: 60, remaining: 5 });
-    expect(client.canPrefetch()).toBe(false);
+    expect(canPrefetch(client.rateLimit)).toBe(false);
   });
 
   it('gives up on a Retry-After too long to wait, saying how long', async () => {

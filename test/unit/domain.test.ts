@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchAutomation, validateAutomationInput } from '../../src/shared/domain/automation.ts';
 import { listQueryToSearchParams } from '../../src/shared/domain/list-query.ts';
+import { canPrefetch } from '../../src/shared/domain/rate-budget.ts';
 import { sizeForHuman } from '../../src/shared/domain/size.ts';
 import { normalizeTimestamp, serviceTimestamp, zonelessTimestamp } from '../../src/shared/domain/time.ts';
 import { negotiate } from '../../src/server/negotiate.ts';
@@ -86,5 +87,15 @@ describe('Accept negotiation', () => {
     expect(negotiate('image/png', offered)).toBeNull();
     expect(negotiate('text/html;q=0', offered)).toBeNull();
     expect(negotiate('TEXT/PLAIN; charset=utf-8', offered)).toBe('text/plain');
+  });
+});
+
+describe('rate budget', () => {
+  it('allows prefetching only with room to spare and no block in force', () => {
+    expect(canPrefetch({ limit: null, remaining: null, blockedUntil: null })).toBe(true);
+    expect(canPrefetch({ limit: 60, remaining: 11, blockedUntil: null })).toBe(true);
+    expect(canPrefetch({ limit: 60, remaining: 10, blockedUntil: null })).toBe(false);
+    expect(canPrefetch({ limit: 60, remaining: 50, blockedUntil: 2_000 }, 1_000)).toBe(false);
+    expect(canPrefetch({ limit: 60, remaining: 50, blockedUntil: 500 }, 1_000)).toBe(true);
   });
 });

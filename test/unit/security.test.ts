@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   CONTENT_SECURITY_POLICY,
+  fitToDisplays,
   installGuards,
   isSafeExternalUrl,
   isTrustedSender,
@@ -66,6 +67,20 @@ describe('window options', () => {
 
   it('take a remembered size and position', () => {
     expect(windowOptions('p', { x: 10, y: 20, width: 900, height: 700 })).toMatchObject({ x: 10, y: 20, width: 900, height: 700 });
+  });
+});
+
+describe('remembered window bounds', () => {
+  const laptop = [{ x: 0, y: 0, width: 1440, height: 900 }];
+  it('keep size and position on a display that is still there', () => {
+    expect(fitToDisplays({ x: 100, y: 80, width: 1000, height: 700 }, laptop)).toEqual({ x: 100, y: 80, width: 1000, height: 700 });
+  });
+  it('drop the position when its display is gone, keeping the size', () => {
+    expect(fitToDisplays({ x: 2000, y: 100, width: 1000, height: 700 }, laptop)).toEqual({ width: 1000, height: 700 });
+    expect(fitToDisplays({ x: 2000, y: 100, width: 1000, height: 700 }, [...laptop, { x: 1440, y: 0, width: 1920, height: 1080 }])).toMatchObject({ x: 2000 });
+  });
+  it('start with defaults when nothing was remembered', () => {
+    expect(fitToDisplays(null, laptop)).toEqual({});
   });
 });
 

@@ -32,8 +32,6 @@ export const LIMITS = {
   cachedPages: 50,
   /** A list page younger than this is answered from memory. */
   pageFreshMs: 5_000,
-  /** Prefetching stops while fewer requests than this remain in the rate window. */
-  prefetchReserve: 10,
 } as const;
 
 export const DEFAULT_HTTP: HttpOptions = {
@@ -159,12 +157,6 @@ export class ServiceClient {
   onRateLimit(listener: (state: RateLimitState) => void): () => void {
     this.rateListeners.add(listener);
     return () => this.rateListeners.delete(listener);
-  }
-
-  /** True while prefetching would not eat into what the user's own actions need. */
-  canPrefetch(now = Date.now()): boolean {
-    if (this.rate.blockedUntil !== null && this.rate.blockedUntil > now) return false;
-    return this.rate.remaining === null || this.rate.remaining > LIMITS.prefetchReserve;
   }
 
   private noteRate(reading: RateLimitReading): void {

@@ -4,6 +4,7 @@ import { createAutomationsSlice, type AutomationsSlice } from './features/automa
 import { createInboxSlice, type InboxSlice } from './features/inbox/slice.ts';
 import { createMessageSlice, preferredFormat, type MessageSlice } from './features/message/slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './features/settings/slice.ts';
+import { canPrefetch } from '../../shared/domain/rate-budget.ts';
 import { call } from './bridge.ts';
 
 export type View = 'inbox' | 'automations' | 'settings';
@@ -47,8 +48,7 @@ const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   /** Warms main's cache with the next email's body, only while the rate budget allows. */
   prefetchNext: () => {
     const { list, openId, rateLimit } = get();
-    if (rateLimit.remaining !== null && rateLimit.remaining <= 10) return;
-    if (rateLimit.blockedUntil !== null && rateLimit.blockedUntil > Date.now()) return;
+    if (!canPrefetch(rateLimit)) return;
     const ids = list?.data ?? [];
     const next = ids[ids.findIndex((e) => e.id === openId) + 1];
     if (next) void call('getEmailBody', { id: next.id, format: preferredFormat(next) }).catch(() => undefined);

@@ -1,0 +1,10 @@
+import type { RateLimitState } from '../contract.ts';
+
+/** Prefetching stops while fewer requests than this remain in the rate window. */
+export const PREFETCH_RESERVE = 10;
+
+/** True while a prefetch would not eat into what the user's own actions need. */
+export function canPrefetch(state: RateLimitState, now = Date.now()): boolean {
+  if (state.blockedUntil !== null && state.blockedUntil > now) return false;
+  return state.remaining === null || state.remaining > PREFETCH_RESERVE;
+}
