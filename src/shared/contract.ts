@@ -122,7 +122,8 @@ export interface AccountSummary {
   teamId: string;
   /** The renderer learns only whether a token is stored, never the token. */
   hasToken: boolean;
-  tokenEncrypted: boolean;
+  /** Where the token lives: never the token itself. */
+  tokenStorage: 'encrypted' | 'plaintext' | 'session-only' | null;
 }
 
 export interface AccountsState {

@@ -123,3 +123,36 @@ test.describe('accounts, tokens and demo mode', () => {
     await expect(form.getByLabel('Server address')).toHaveValue('ftp://wrong.test');
   });
 });
+
+test.describe('a system without a keyring', () => {
+  let service: RunningService;
+  test.beforeAll(async () => {
+    service = await startReferenceService({ teams: [{ id: 'k', token: 'keyring-less-token-1' }] });
+  });
+  test.afterAll(() => service.close());
+
+  test('says so, and keeps the token for the session only unless allowed to store it', async ({ openApp }) => {
+    const app = await openApp({ demo: true, noKeyring: true });
+    const { page } = app;
+    await expect(page.getByRole('option').first()).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    const form = page.getByRole('form', { name: 'Account' });
+    await expect(form.getByText('This system has no keyring.')).toBeVisible();
+    await form.getByLabel('Name').fill('No keyring');
+    await form.getByLabel('Server address').fill(service.baseUrl);
+    await form.getByLabel('Team id').fill('k');
+    await form.getByLabel(/Access token/).fill('keyring-less-token-1');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'No keyring' });
+    await expect(row).toContainText('token kept for this session only');
+    expect(await readFile(app.settingsPath, 'utf8')).not.toContain('keyring-less-token-1');
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await form.getByLabel(/Access token/).fill('keyring-less-token-1');
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(row).toContainText('token stored unencrypted');
+    expect(await readFile(app.settingsPath, 'utf8')).toContain('keyring-less-token-1');
+  });
+});

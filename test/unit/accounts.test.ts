@@ -28,7 +28,7 @@ describe('accounts and the settings file', () => {
     expect(JSON.parse(onDisk).accounts[0].token.scheme).toBe('encrypted');
     expect(await readFile(`${path}.bak`, 'utf8')).not.toContain(TOKEN);
     expect(accounts.summaries()[0]).toEqual({
-      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', hasToken: true, tokenEncrypted: true,
+      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', hasToken: true, tokenStorage: 'encrypted',
     });
     const reloaded = await AccountManager.load(path, new TokenVault(cipher));
     expect(reloaded.connection(id)).toEqual({ baseUrl: 'https://mail.acme.test', teamId: 'acme', token: TOKEN });
@@ -42,13 +42,14 @@ describe('accounts and the settings file', () => {
     expect(await readFile(path, 'utf8')).not.toContain(TOKEN);
     // Usable for this session only.
     expect(accounts.connection(id).token).toBe(TOKEN);
+    expect(accounts.summaries()[0]).toMatchObject({ hasToken: true, tokenStorage: 'session-only' });
     const nextRun = await AccountManager.load(path, new TokenVault(testCipher(false)));
-    expect(nextRun.summaries()[0]!.hasToken).toBe(false);
+    expect(nextRun.summaries()[0]).toMatchObject({ hasToken: false, tokenStorage: null });
     expect(() => nextRun.connection(id)).toThrow(ServiceError);
 
     await nextRun.save({ ...account, id, allowPlaintextToken: true });
     expect(JSON.parse(await readFile(path, 'utf8')).accounts[0].token).toEqual({ scheme: 'plain', data: TOKEN });
-    expect(nextRun.summaries()[0]).toMatchObject({ hasToken: true, tokenEncrypted: false });
+    expect(nextRun.summaries()[0]).toMatchObject({ hasToken: true, tokenStorage: 'plaintext' });
   });
 
   it('recovers from a settings file cut short, from the last good copy', async () => {

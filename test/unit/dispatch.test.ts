@@ -93,7 +93,7 @@ describe('main: dispatch checks every call before anything runs', () => {
     if (!envelope.ok) return;
     expect(JSON.stringify(envelope)).not.toContain('secret-123456');
     expect(envelope.value).toMatchObject({ demo: false, encryptionAvailable: true, settingsRecovered: false });
-    expect((envelope.value as { accounts: unknown[] }).accounts[0]).toMatchObject({ hasToken: true, tokenEncrypted: true });
+    expect((envelope.value as { accounts: unknown[] }).accounts[0]).toMatchObject({ hasToken: true, tokenStorage: 'encrypted' });
 
     await writeFile(join(dir, 'settings.json'), '{"version": 1, "acc');
     await rm(join(dir, 'settings.json.bak'));

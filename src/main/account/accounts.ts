@@ -91,7 +91,14 @@ export class AccountManager {
       baseUrl: account.baseUrl,
       teamId: account.teamId,
       hasToken: account.token !== null || this.vault.hasSessionToken(account.id),
-      tokenEncrypted: account.token?.scheme === 'encrypted',
+      tokenStorage:
+        account.token?.scheme === 'encrypted'
+          ? 'encrypted'
+          : account.token?.scheme === 'plain'
+            ? 'plaintext'
+            : this.vault.hasSessionToken(account.id)
+              ? 'session-only'
+              : null,
     }));
   }
 

@@ -94,7 +94,8 @@ export function SettingsView() {
                 <strong>{a.name}</strong> — {a.baseUrl} · team {a.teamId}
                 {a.id === accounts.activeId && <span className="badge">active</span>}
                 {!a.hasToken && <span className="badge error">no token</span>}
-                {a.hasToken && !a.tokenEncrypted && <span className="badge warning">token not encrypted</span>}
+                {a.tokenStorage === 'plaintext' && <span className="badge warning">token stored unencrypted</span>}
+                {a.tokenStorage === 'session-only' && <span className="badge warning">token kept for this session only</span>}
               </span>
               {a.id !== accounts.activeId && (
                 <button type="button" onClick={() => void switchAccount(a.id)}>
