@@ -143,6 +143,12 @@ describe('reference service over real HTTP', () => {
       expect((await json(await api('/emails?favorite=1'))).meta.total).toBe(0);
     });
 
+    it('dates seeded mail by its Date header', async () => {
+      const body = await json(await api(`/emails?subject=${encodeURIComponent('Cannot log in after password reset')}`));
+      expect(body.data[0].created_at).toBe('2026-11-01T09:00:00+00:00');
+      expect(body.data[0].sender).toMatchObject({ display_name: 'Ana García', email: 'ana.garcia@example.es' });
+    });
+
     it('answers 404 for an unknown inbox or sender', async () => {
       expect((await api('/emails?inbox=nobody@acme.test')).status).toBe(404);
       expect((await api('/emails?sender=nobody@acme.test')).status).toBe(404);
@@ -370,6 +376,32 @@ describe('rate limit', () => {
       expect(response.headers.get('x-ratelimit-limit')).toBeNull();
     } finally {
       await open.close();
+    }
+  });
+});
+
+describe('MIME parsing', () => {
+  it('decodes encoded words and legacy charsets, and sizes the raw message', async () => {
+    const service = await startReferenceService({ teams: [{ id: 'alpha', token: 'alpha-token' }] });
+    try {
+      const raw = Buffer.concat([
+        Buffer.from(
+          'From: =?ISO-8859-1?Q?Andr=E9?= <andre@example.test>\r\nTo: support@acme.test\r\n' +
+            'Subject: =?ISO-8859-1?Q?Caf=E9_cr=E8me?=\r\nDate: Mon, 02 Nov 2026 10:00:00 +0000\r\n' +
+            'MIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n',
+        ),
+        Buffer.from([0x44, 0xe9, 0x6a, 0xe0, 0x20, 0x76, 0x75, 0x0d, 0x0a]), // "Déjà vu" in Latin-1
+      ]);
+      const [id] = await service.inject(raw);
+      const api = client(service);
+      const email = (await json(await api(`/emails/${id}`))).data;
+      expect(email.subject).toBe('Café crème');
+      expect(email.sender.display_name).toBe('André');
+      expect(email.size_in_bytes).toBe(raw.length);
+      expect(email).toMatchObject({ has_text: true, has_html: false });
+      expect(await (await api(`/emails/${id}`, { accept: 'text/plain' })).text()).toContain('Déjà vu');
+    } finally {
+      await service.close();
     }
   });
 });
