@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
 import { ListQuerySchema } from './domain/list-query.ts';
+import { THEMES, type Settings } from './domain/settings.ts';
 import type { EventName, Method } from './bridge-spec.ts';
 
 export { BRIDGE_SPEC, EVENTS, METHODS, eventChannel, invokeChannel } from './bridge-spec.ts';
@@ -55,16 +56,14 @@ const Id = z
 const AutomationBody = z.record(z.string(), z.unknown());
 const None = z.undefined().or(z.null()).transform(() => undefined);
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-
 export const SettingsSchema = z
   .object({
     pageSize: z.number().int().min(5).max(100),
     confirmDelete: z.boolean(),
     theme: z.enum(THEMES),
   })
-  .strict();
-export type Settings = z.infer<typeof SettingsSchema>;
+  .strict() satisfies z.ZodType<Settings>;
+export { THEMES, type Settings };
 
 export const AccountInputSchema = z
   .object({

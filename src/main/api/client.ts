@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RateLimitState } from '../../shared/contract.ts';
-import { AutomationSchema, type Automation, type AutomationInput } from '../../shared/domain/automation.ts';
+import type { Automation, AutomationInput } from '../../shared/domain/automation.ts';
+import { AutomationSchema } from '../../shared/domain/automation-schema.ts';
 import {
   BODY_FORMATS,
   EmailEnvelopeSchema,

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { normalizeTimestamp } from './time.ts';
+/** Automation rules and matching: no schema library, so the renderer can use them cheaply. */
 
 export const PAYLOAD_FORMATS = ['json', 'raw', 'json_with_bodies'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
@@ -135,40 +134,23 @@ export function validateAutomationInput(body: unknown): Validation<Required<Auto
   };
 }
 
-const timestamp = z
-  .string()
-  .nullish()
-  .transform((v) => (v == null ? null : normalizeTimestamp(v)));
-const nullableText = z
-  .string()
-  .nullish()
-  .transform((v) => (v == null || v === '' ? null : v));
-const flag = z
-  .union([z.boolean(), z.number()])
-  .nullish()
-  .transform((v) => Boolean(v));
-
-/** An automation as the service returns it (a superset of 2.6), normalised. */
-export const AutomationSchema = z.object({
-  id: z.string().min(1),
-  title: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? ''),
-  sender: nullableText,
-  inbox: nullableText,
-  subject: nullableText,
-  has_attachments: flag,
-  action_url: nullableText,
-  action_secret_token: nullableText,
-  action_delete_email: flag,
-  payload_format: z.enum(PAYLOAD_FORMATS).nullish().catch('json').transform((v) => v ?? 'json'),
-  emails_received: z.coerce.number().int().nonnegative().nullish().catch(0).transform((v) => v ?? 0),
-  in_error: flag,
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-export type Automation = z.infer<typeof AutomationSchema>;
+/** An automation as the client keeps it (normalised by automation-schema.ts). */
+export interface Automation {
+  id: string;
+  title: string;
+  sender: string | null;
+  inbox: string | null;
+  subject: string | null;
+  has_attachments: boolean;
+  action_url: string | null;
+  action_secret_token: string | null;
+  action_delete_email: boolean;
+  payload_format: PayloadFormat;
+  emails_received: number;
+  in_error: boolean;
+  created_at: string | null;
+  updated_at: string | null;
+}
 
 /** What an automation is matched against. */
 export interface MatchTarget {

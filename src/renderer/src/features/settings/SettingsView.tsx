@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { THEMES } from '../../../../shared/contract.ts';
+import { THEMES } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import type { AccountDraft } from './slice.ts';
