@@ -56,6 +56,15 @@ test.describe('triage from the keyboard', () => {
     await page.keyboard.type('Ticket 1');
     await expect(list.getByRole('option')).toHaveCount(11);
     await page.keyboard.press('Escape');
+    await page.getByLabel('From day').fill('2026-10-05');
+    await page.getByLabel('To day').fill('2026-10-07');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    await expect(list.getByRole('option')).toHaveCount(3);
+    await expect(list).toContainText('Ticket 7');
+    await expect(list).toContainText('Ticket 5');
+    await page.getByLabel('From day').fill('');
+    await page.getByLabel('To day').fill('');
+    await page.keyboard.press('Escape');
     await page.keyboard.press('?');
     await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
     await page.keyboard.press('Escape');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FILTERS, listQueryFor, nextSelection } from '../../../src/renderer/src/features/inbox/slice.ts';
+import { dayBounds, EMPTY_FILTERS, listQueryFor, nextSelection } from '../../../src/renderer/src/features/inbox/slice.ts';
 import { actionFor, SHORTCUTS } from '../../../src/renderer/src/features/keyboard/shortcuts.ts';
 import { formatAvailable, preferredFormat } from '../../../src/renderer/src/features/message/slice.ts';
 
@@ -44,7 +44,18 @@ describe('list logic', () => {
   it('builds the query from filters and page', () => {
     expect(listQueryFor({ ...EMPTY_FILTERS, search: 'x', unread: true }, 3, 50)).toEqual({
       page: 3, limit: 50, search: 'x', inbox: undefined, sender: undefined, unread: true, favorite: undefined,
+      since: undefined, until: undefined,
     });
+  });
+
+  it('turns a day range into exclusive instants that include both days', () => {
+    const { since, until } = dayBounds('2026-11-02', '2026-11-03');
+    const startOf2nd = new Date('2026-11-02T00:00:00').getTime();
+    const startOf4th = new Date('2026-11-04T00:00:00').getTime();
+    expect(Date.parse(since!)).toBe(startOf2nd - 1);
+    expect(Date.parse(until!)).toBe(startOf4th);
+    expect(dayBounds('', '')).toEqual({ since: undefined, until: undefined });
+    expect(dayBounds('not-a-day', '')).toEqual({ since: undefined, until: undefined });
   });
 
   it('moves the selection within the page', () => {

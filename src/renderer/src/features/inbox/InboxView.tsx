@@ -39,6 +39,12 @@ function Filters() {
         onChange={(e) => debounced({ sender: e.target.value })}
       />
       <label>
+        From <input type="date" aria-label="From day" value={filters.fromDay} onChange={(e) => setFilters({ fromDay: e.target.value })} />
+      </label>
+      <label>
+        to <input type="date" aria-label="To day" value={filters.toDay} onChange={(e) => setFilters({ toDay: e.target.value })} />
+      </label>
+      <label>
         <input type="checkbox" checked={filters.unread} onChange={(e) => setFilters({ unread: e.target.checked })} /> Unread (u)
       </label>
       <label>

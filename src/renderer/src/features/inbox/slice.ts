@@ -11,9 +11,31 @@ export interface InboxFilters {
   sender: string;
   unread: boolean;
   favorite: boolean;
+  /** Local calendar days, `YYYY-MM-DD`, both included; empty for no bound. */
+  fromDay: string;
+  toDay: string;
 }
 
-export const EMPTY_FILTERS: InboxFilters = { search: '', inbox: '', sender: '', unread: false, favorite: false };
+export const EMPTY_FILTERS: InboxFilters = {
+  search: '',
+  inbox: '',
+  sender: '',
+  unread: false,
+  favorite: false,
+  fromDay: '',
+  toDay: '',
+};
+
+/** The service's bounds are exclusive instants: a day range becomes the instants around it. Pure. */
+export function dayBounds(fromDay: string, toDay: string): { since?: string; until?: string } {
+  const instant = (day: string, offsetDays: number) => {
+    const date = new Date(`${day}T00:00:00`);
+    if (Number.isNaN(date.getTime())) return undefined;
+    date.setDate(date.getDate() + offsetDays);
+    return new Date(date.getTime() + (offsetDays === 0 ? -1 : 0)).toISOString();
+  };
+  return { since: fromDay ? instant(fromDay, 0) : undefined, until: toDay ? instant(toDay, 1) : undefined };
+}
 
 export interface InboxSlice {
   filters: InboxFilters;
@@ -43,6 +65,7 @@ export function listQueryFor(filters: InboxFilters, page: number, pageSize: numb
     sender: filters.sender || undefined,
     unread: filters.unread || undefined,
     favorite: filters.favorite || undefined,
+    ...dayBounds(filters.fromDay, filters.toDay),
   };
 }
 
