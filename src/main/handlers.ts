@@ -243,6 +243,12 @@ export async function dispatch(handlers: Handlers, method: unknown, arg: unknown
     const run = handlers.table[name] as (value: unknown) => Promise<unknown>;
     return { ok: true, value: await run(parsed.data) };
   } catch (error) {
-    return { ok: false, error: toBridgeError(error, handlers.secrets()) };
+    const secrets = handlers.secrets();
+    if (!(error instanceof ServiceError)) {
+      // A bug, not a service answer: leave a trace for developers, secrets removed.
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`[inbox-desk] ${name} failed unexpectedly: ${redact(detail, secrets)}`);
+    }
+    return { ok: false, error: toBridgeError(error, secrets) };
   }
 }

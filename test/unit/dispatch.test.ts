@@ -109,3 +109,36 @@ describe('main: dispatch checks every call before anything runs', () => {
     ]);
   });
 });
+
+describe('main: unexpected failures', () => {
+  it('log a trace without the token and answer a plain message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-bug-'));
+    const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
+    await accounts.save({ name: 'A', baseUrl: 'https://a.test', teamId: 't', token: 'tok-leaky-999' });
+    const handlers = createHandlers({
+      accounts,
+      startDemo: async () => ({ baseUrl: 'http://127.0.0.1:1', teamId: 'd', token: 'x' }),
+      openExternal: async () => {
+        throw new Error('crashed while holding tok-leaky-999');
+      },
+      saveFile: async () => null,
+      emit: () => undefined,
+      app: { name: 'x', version: 'x', platform: 'x' },
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const envelope = await dispatch(handlers, 'openExternal', { url: 'https://example.com' });
+      expect(envelope).toEqual({
+        ok: false,
+        error: { kind: 'server', message: 'Inbox Desk hit an unexpected error. Try again.', details: {} },
+      });
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(String(logged.mock.calls[0]![0])).toContain('crashed while holding [redacted]');
+      expect(String(logged.mock.calls[0]![0])).not.toContain('tok-leaky-999');
+    } finally {
+      logged.mockRestore();
+      handlers.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
