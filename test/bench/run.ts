@@ -2,6 +2,7 @@
  * Benchmarks that print figures (npm run bench). Each figure is quoted against
  * a baseline measured in the same run, on the same machine.
  */
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ServiceClient } from '../../src/main/api/client.ts';
@@ -42,11 +43,36 @@ const ratio = (slow: number, fast: number) => `${(slow / fast).toFixed(1)}x`;
   rows.push(['service start, 41 demo emails (median of 5)', ms(median(seeded)), `empty service ${ms(median(empty))}`, `${ratio(median(seeded), median(empty))} of empty; budget 2000 ms`]);
 }
 
+// 2. The CLI as a person starts it, until it prints its token, against a bare Node start.
+{
+  const untilLine = (args: string[], marker: string | null) =>
+    new Promise<number>((done, fail) => {
+      const started = performance.now();
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (marker && out.includes(marker)) {
+          done(performance.now() - started);
+          child.kill('SIGTERM');
+        }
+      });
+      child.once('exit', (code) => (marker ? fail(new Error(`server exited ${code}`)) : done(performance.now() - started)));
+    });
+  const cli: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    cli.push(await untilLine(['--experimental-strip-types', 'src/server/cli.ts', '--port', '0', '--token', TOKEN, '--seed', DEMO], 'Token:'));
+    bare.push(await untilLine(['-e', ''], null));
+  }
+  rows.push(['npm run server on the demo corpus, until ready (median of 3)', ms(median(cli)), `bare node ${ms(median(bare))}`, `${ratio(median(cli), median(bare))} of bare node; budget 2000 ms`]);
+}
+
 const service = await startReferenceService({ teams: [{ id: 'demo', token: TOKEN }], seedDir: DEMO });
 const connection = { baseUrl: service.baseUrl, teamId: 'demo', token: TOKEN };
 const ids = (await new ServiceClient(connection).listEmails({ limit: 100 })).data.filter((e) => e.has_html).map((e) => e.id);
 
-// 2. Going back to an email: main's cache against a fresh request each time.
+// 3. Going back to an email: main's cache against a fresh request each time.
 {
   const warm = new ServiceClient(connection);
   for (const id of ids) {
@@ -71,7 +97,7 @@ const ids = (await new ServiceClient(connection).listEmails({ limit: 100 })).dat
   rows.push([`reopen an email, record + HTML (median of ${cached.length})`, ms(median(cached)), `over HTTP ${ms(median(uncached))}`, `${ratio(median(uncached), median(cached))} faster`]);
 }
 
-// 3. The same list page within its freshness window, against a fresh fetch.
+// 4. The same list page within its freshness window, against a fresh fetch.
 {
   const client = new ServiceClient(connection);
   const fresh: number[] = [];
@@ -83,7 +109,7 @@ const ids = (await new ServiceClient(connection).listEmails({ limit: 100 })).dat
   rows.push(['list page 1 of 25 again (median of 50)', ms(median(reused)), `fetched ${ms(median(fresh))}`, `${ratio(median(fresh), median(reused))} faster`]);
 }
 
-// 4. The service's list query with every filter, against an unfiltered page.
+// 5. The service's list query with every filter, against an unfiltered page.
 {
   const client = new ServiceClient(connection);
   const plain: number[] = [];
