@@ -43,6 +43,7 @@ function AutomationForm() {
           {label}
           <input
             id={`automation-${field.replace(/_/g, '-')}`}
+            autoFocus={field === 'title'}
             type={type ?? 'text'}
             value={draft[field]}
             placeholder={placeholder}

@@ -44,10 +44,16 @@ export function run(action: Action): void {
     case 'toggle-favorites':
       if (inInbox) s.setFilters({ favorite: !s.filters.favorite });
       break;
-    case 'focus-search':
-      s.setView('inbox');
-      requestAnimationFrame(() => document.getElementById('search')?.focus());
+    case 'focus-search': {
+      // Focus at once when the field is there, so keys typed right after '/' land in it.
+      const search = document.getElementById('search');
+      if (search) search.focus();
+      else {
+        s.setView('inbox');
+        requestAnimationFrame(() => document.getElementById('search')?.focus());
+      }
       break;
+    }
     case 'refresh':
       if (s.view === 'automations') void s.loadAutomations();
       else void s.loadList({ fresh: true });
@@ -79,10 +85,8 @@ export function run(action: Action): void {
       s.setView('settings');
       break;
     case 'new-automation':
-      if (s.view === 'automations') {
-        s.editAutomation('new');
-        requestAnimationFrame(() => document.getElementById('automation-title')?.focus());
-      }
+      // The form's title field takes focus as it mounts.
+      if (s.view === 'automations') s.editAutomation('new');
       break;
     case 'shortcuts':
       s.toggleShortcuts();
