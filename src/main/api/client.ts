@@ -74,7 +74,6 @@ interface RequestSpec {
   maxBytes?: number;
   /** A newer request for the same view cancels the older one. */
   view?: string;
-  signal?: AbortSignal;
 }
 
 /** A normalised URL for the team's API root; refuses what is not http(s). */
@@ -195,7 +194,6 @@ export class ServiceClient {
       this.views.get(spec.view)?.abort();
       this.views.set(spec.view, controller);
     }
-    if (spec.signal) spec.signal.addEventListener('abort', () => controller.abort(), { once: true });
     this.inFlight.add(controller);
     const url = new URL(spec.path, this.root);
     const headers: Record<string, string> = {
