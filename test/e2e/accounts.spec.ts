@@ -80,6 +80,18 @@ test.describe('accounts, tokens and demo mode', () => {
     expect(app.blockedRequests).toEqual([]);
   });
 
+  test('saves an attachment where the user chose, byte for byte', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: a.baseUrl, teamId: 'team-a', token: TOKEN_A });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Alpha invoice' }).click();
+    const attachments = page.getByRole('list', { name: 'Attachments' });
+    await expect(attachments).toContainText('inv.pdf');
+    await expect(attachments).toContainText('4.00B, application/pdf');
+    await page.keyboard.press('a');
+    await expect(page.getByRole('status').filter({ hasText: 'Saved to' })).toContainText('inv.pdf');
+    expect(await readFile(`${app.dataDir}/inv.pdf`, 'utf8')).toBe('%PDF');
+  });
+
   test('switching accounts never shows one team under another', async ({ openApp }) => {
     const { page } = await openApp({ baseUrl: a.baseUrl, teamId: 'team-a', token: TOKEN_A, name: 'Alpha' });
     await expect(page.getByRole('option').filter({ hasText: 'Alpha news' })).toBeVisible();

@@ -9,7 +9,7 @@
  * Any spec can open the app against any server; see fixtures.ts.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
@@ -42,6 +42,8 @@ export interface AppHandle {
   /** URLs handed to the system browser. */
   openedExternally: string[];
   settingsPath: string;
+  /** Where saved attachments land (the stand-in save dialog's choice). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -125,7 +127,12 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     openExternal: async (url) => {
       openedExternally.push(url);
     },
-    saveFile: async (name) => join(dataDir, name),
+    // Stands in for the save dialog: the user picks the data folder.
+    saveFile: async (name, bytes) => {
+      const target = join(dataDir, name);
+      await writeFile(target, bytes);
+      return target;
+    },
     emit,
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
     http: options.http,
@@ -163,6 +170,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     blockedRequests,
     openedExternally,
     settingsPath,
+    dataDir,
     async close() {
       handlers.dispose();
       await context.close();
