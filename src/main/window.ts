@@ -61,7 +61,11 @@ export function createMainWindow(options: {
       options.onStateChange({ ...bounds, maximized: window.isMaximized() });
     }, 400);
   };
-  for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const) window.on(event as 'resize', remember);
+  window.on('resize', remember);
+  window.on('move', remember);
+  window.on('maximize', remember);
+  window.on('unmaximize', remember);
+  window.on('closed', () => clearTimeout(timer));
 
   void window.loadURL(options.devServerUrl ?? `${APP_ORIGIN}/index.html`);
   return window;
