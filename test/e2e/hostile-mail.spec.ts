@@ -25,8 +25,9 @@ test.describe('hostile and remote-laden HTML', () => {
     // The iframe is sandboxed without scripts.
     await expect(page.locator('iframe[title="Email content"]')).toHaveAttribute('sandbox', 'allow-same-origin');
 
-    // The page never left the app, and asked the network for nothing.
-    await page.waitForTimeout(300);
+    // The page never left the app, and asked the network for nothing. The frame's
+    // load handler has run (it sizes the frame), so its resources were resolved.
+    await expect(page.locator('iframe[title="Email content"]')).toHaveAttribute('style', /height/);
     expect(new URL(page.url()).pathname).toBe('/index.html');
     expect(app.blockedRequests).toEqual([]);
     await expect(page.getByRole('status').filter({ hasText: 'remote' })).toContainText('blocked');
@@ -39,7 +40,7 @@ test.describe('hostile and remote-laden HTML', () => {
     const frame = page.frameLocator('iframe[title="Email content"]');
     await expect(frame.getByRole('heading', { name: '10 tips for a calmer inbox' })).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'remote' })).toContainText('3 remote resources were blocked');
-    await page.waitForTimeout(300);
+    await expect(page.locator('iframe[title="Email content"]')).toHaveAttribute('style', /height/);
     expect(app.blockedRequests).toEqual([]);
 
     await page.keyboard.press('i');
