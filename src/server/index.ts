@@ -3,7 +3,6 @@ import { buildApp } from './app.ts';
 import { ReferenceService, type TeamConfig } from './service.ts';
 import { startSmtp } from './smtp.ts';
 
-export { ReferenceService } from './service.ts';
 export { signPayload } from './webhooks.ts';
 
 export interface StartOptions {

@@ -265,7 +265,8 @@ export class ServiceClient {
     });
     const email = parseJson(response.bytes, EmailEnvelopeSchema).data;
     this.emails.set(id, email);
-    if (cached?.read === null || cached === undefined) this.pages.clear();
+    // Only an unread (or unknown) email gets here: this read marked it, so cached pages are stale.
+    this.pages.clear();
     return email;
   }
 
