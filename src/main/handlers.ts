@@ -18,8 +18,10 @@ import { validateAutomationInput } from '../shared/domain/automation.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
-import { AccountManager } from './account/accounts.ts';
-import { isSafeExternalUrl } from './security.ts';
+import { AccountManager, type Consent } from './account/accounts.ts';
+import { originOf, transportOf } from './account/origin.ts';
+import { safeFileName } from './file-names.ts';
+import { normaliseExternalUrl } from './security.ts';
 
 export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
 
@@ -31,11 +33,40 @@ export interface HandlerDeps {
   /** Asks the user where to save; answers the path, or null when cancelled. */
   saveFile: (suggestedName: string, bytes: Buffer) => Promise<string | null>;
   emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  /**
+   * Asks the user in main's own (native) dialog; true only on an explicit yes.
+   * Consent that weakens token custody is never taken from the renderer's word.
+   */
+  confirm: (question: ConsentQuestion) => Promise<boolean>;
   app: { name: string; version: string; platform: string };
   http?: Partial<HttpOptions>;
 }
 
+export interface ConsentQuestion {
+  kind: 'plaintext-token' | 'clear-transport';
+  title: string;
+  message: string;
+  confirmLabel: string;
+}
+
 const DEMO = 'demo';
+
+function clearTransportQuestion(baseUrl: string): ConsentQuestion {
+  return {
+    kind: 'clear-transport',
+    title: 'Send the token unencrypted?',
+    message: `${originOf(baseUrl)} uses plain http://. The access token and every email would cross the network unencrypted, readable by anyone on the way. Use https:// unless this network is yours.`,
+    confirmLabel: 'Use http:// anyway',
+  };
+}
+
+const PLAINTEXT_QUESTION: ConsentQuestion = {
+  kind: 'plaintext-token',
+  title: 'Store the token unencrypted?',
+  message:
+    'This system has no keyring, so the access token would sit in clear text in the settings file, readable by any program running as you. Otherwise it is kept for this session only.',
+  confirmLabel: 'Store unencrypted',
+};
 
 interface Session {
   key: string;
@@ -125,7 +156,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const attachment = email.attachments.find((a) => a.id === attachmentId);
         if (!attachment) throw new ServiceError('not-found', 'That attachment is not part of this email.');
         const { bytes } = await c.getAttachment(emailId, attachmentId);
-        return { savedTo: await deps.saveFile(attachment.file_name || 'attachment', bytes) };
+        return { savedTo: await deps.saveFile(safeFileName(attachment.file_name), bytes) };
       }),
     listAutomations: () => withClient((c) => c.listAutomations()),
     createAutomation: ({ input }) => {
@@ -140,19 +171,37 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     getAccounts: async () => accountsState(),
     saveAccount: async (input) => {
-      const id = await accounts.save(input);
+      const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl);
+      const consent: Consent = {};
+      if (transportOf(baseUrl) === 'clear') {
+        // Asked again whenever the address moves to a clear-text origin.
+        const known = input.id ? accounts.summaries().find((a) => a.id === input.id) : undefined;
+        consent.clearTransport =
+          (known !== undefined && known.transport === 'clear' && originOf(known.baseUrl) === originOf(baseUrl)) ||
+          (await deps.confirm(clearTransportQuestion(baseUrl)));
+      }
+      if (input.token && input.allowPlaintextToken && !accounts.encryptionAvailable) {
+        consent.plaintext = await deps.confirm(PLAINTEXT_QUESTION);
+      }
+      const id = await accounts.save(input, consent);
       if (session?.key === id) endSession();
       return announce();
     },
     testConnection: async ({ baseUrl, teamId, token, accountId }) => {
-      AccountManager.normaliseBaseUrl(baseUrl);
-      const secret = token ?? (accountId ? accounts.connection(accountId).token : undefined);
+      const address = AccountManager.normaliseBaseUrl(baseUrl);
+      let secret = token;
+      if (!secret && accountId) secret = accounts.tokenFor(accountId, address);
       if (!secret) {
         throw new ServiceError('validation', 'Enter the access token to test it.', {
           fields: { token: ['The access token is required.'] },
         });
       }
-      const probe = new ServiceClient({ baseUrl, teamId, token: secret }, { ...deps.http, maxRetries: 0 });
+      if (transportOf(address) === 'clear' && !(await deps.confirm(clearTransportQuestion(address)))) {
+        throw new ServiceError('validation', 'Not tested: the token was not sent over plain http://.', {
+          fields: { baseUrl: ['Use https:// for this server.'] },
+        });
+      }
+      const probe = new ServiceClient({ baseUrl: address, teamId, token: secret }, { ...deps.http, maxRetries: 0 });
       const page = await probe.listEmails({ limit: 1 }, { fresh: true });
       return { ok: true as const, total: page.meta.total };
     },
@@ -169,10 +218,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     getSettings: async () => accounts.settings,
     updateSettings: (patch) => accounts.updateSettings(patch),
     openExternal: async ({ url }) => {
-      if (!isSafeExternalUrl(url)) {
+      const safe = normaliseExternalUrl(url);
+      if (safe === null) {
         throw new ServiceError('bad-request', 'Only web and mailto links open outside the app.');
       }
-      await deps.openExternal(url);
+      await deps.openExternal(safe);
       return null;
     },
     getAppInfo: async () => ({ ...deps.app, demo: accounts.activeId === null }),
@@ -243,7 +293,9 @@ export async function dispatch(handlers: Handlers, method: unknown, arg: unknown
     const run = handlers.table[name] as (value: unknown) => Promise<unknown>;
     return { ok: true, value: await run(parsed.data) };
   } catch (error) {
-    const secrets = handlers.secrets();
+    // A token typed into a form but not (yet) stored is a secret too.
+    const typed = (parsed.data as { token?: unknown } | undefined)?.token;
+    const secrets = [...handlers.secrets(), ...(typeof typed === 'string' ? [typed] : [])];
     if (!(error instanceof ServiceError)) {
       // A bug, not a service answer: leave a trace for developers, secrets removed.
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -8,7 +8,7 @@ import { demoStarter } from './demo.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter, registerIpc } from './ipc.ts';
 import { installMenu } from './menu.ts';
-import { installGuards, isSafeExternalUrl } from './security.ts';
+import { installGuards, normaliseExternalUrl } from './security.ts';
 import { createMainWindow, registerAppScheme, serveRenderer } from './window.ts';
 
 // App lifecycle only: every decision lives in modules that run without Electron.
@@ -38,10 +38,28 @@ if (!app.requestSingleInstanceLock()) {
     const handlers = createHandlers({
       accounts,
       startDemo: demo.start,
-      openExternal: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : Promise.resolve()),
+      openExternal: (url) => {
+        const safe = normaliseExternalUrl(url);
+        return safe === null ? Promise.resolve() : shell.openExternal(safe);
+      },
+      confirm: async (question) => {
+        const options = {
+          type: 'warning' as const,
+          title: question.title,
+          message: question.title,
+          detail: question.message,
+          buttons: ['Cancel', question.confirmLabel],
+          defaultId: 0,
+          cancelId: 0,
+          noLink: true,
+        };
+        const result = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+        return result.response === 1;
+      },
       saveFile: async (suggestedName, bytes) => {
         const target = mainWindow ?? undefined;
-        const options = { defaultPath: join(app.getPath('downloads'), suggestedName.replace(/[/\\]/g, '_')) };
+        // suggestedName is already a plain file name (file-names.ts).
+        const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
         const result = target ? await dialog.showSaveDialog(target, options) : await dialog.showSaveDialog(options);
         if (result.canceled || !result.filePath) return null;
         await writeFile(result.filePath, bytes);

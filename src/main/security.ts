@@ -90,13 +90,37 @@ export function fitToDisplays(
 
 /** Links leave the app only for these schemes, and only through the bridge. */
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+/** What a mailto: link may carry; `attach` and the like never reach the mail program. */
+const MAILTO_FIELDS = new Set(['to', 'cc', 'bcc', 'subject', 'body']);
+
+/**
+ * The URL as the system browser should get it, or null when it must not
+ * leave the app. Parsing and re-serialising (`new URL(u).href`) means the OS
+ * never sees the raw string: no stray whitespace, tabs or backslash paths.
+ */
+export function normaliseExternalUrl(url: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if (!EXTERNAL_SCHEMES.has(parsed.protocol)) return null;
+  if (parsed.protocol === 'mailto:') {
+    const kept: string[] = [];
+    for (const [key, value] of new URLSearchParams(parsed.search)) {
+      const field = key.toLowerCase();
+      if (MAILTO_FIELDS.has(field)) kept.push(`${field}=${encodeURIComponent(value)}`);
+    }
+    return `mailto:${parsed.pathname}${kept.length > 0 ? `?${kept.join('&')}` : ''}`;
+  }
+  if (parsed.hostname === '' || parsed.username !== '' || parsed.password !== '') return null;
+  return parsed.href;
+}
 
 export function isSafeExternalUrl(url: string): boolean {
-  if (!URL.canParse(url)) return false;
-  const parsed = new URL(url);
-  if (!EXTERNAL_SCHEMES.has(parsed.protocol)) return false;
-  if (parsed.protocol === 'mailto:') return true;
-  return parsed.hostname !== '' && parsed.username === '' && parsed.password === '';
+  return normaliseExternalUrl(url) !== null;
+}
+
+/** Documents a frame inside the app may hold: the email's srcdoc, or nothing. */
+export function isInertFrameUrl(url: string): boolean {
+  return url === 'about:srcdoc' || url === 'about:blank';
 }
 
 /** A frame may use the bridge when it is the app's own top-level page. */
@@ -111,6 +135,7 @@ export function isTrustedSender(frame: { url: string; parent: unknown } | null |
 /** The parts of Electron's WebContents the guards touch. */
 export interface GuardedContents {
   on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
+  on(event: 'will-frame-navigate', listener: (event: { preventDefault(): void; url: string; isMainFrame: boolean }) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
@@ -124,12 +149,16 @@ export interface GuardedSession {
 }
 
 /**
- * Navigation is always cancelled (the app is one page), new windows are
- * always denied, webviews never attach, and every permission is refused.
+ * Navigation is always cancelled (the app is one page), a frame may only hold
+ * the email's own srcdoc document, new windows are always denied, webviews
+ * never attach, and every permission is refused.
  */
 export function installGuards(contents: GuardedContents, session: GuardedSession): void {
   const cancel = (event: { preventDefault(): void }) => event.preventDefault();
   contents.on('will-navigate', cancel);
+  contents.on('will-frame-navigate', (event) => {
+    if (event.isMainFrame || !isInertFrameUrl(event.url)) event.preventDefault();
+  });
   contents.on('will-redirect', cancel);
   contents.on('will-attach-webview', cancel);
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));

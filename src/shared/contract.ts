@@ -74,7 +74,10 @@ export const AccountInputSchema = z
     teamId: z.string().trim().min(1).max(200),
     /** Absent: keep the stored token. */
     token: z.string().min(1).max(10_000).optional(),
-    /** The user agreed to keep the token unencrypted where no keyring exists. */
+    /**
+     * The user asks to keep the token unencrypted where no keyring exists.
+     * Only a request: main asks for consent in its own dialog.
+     */
     allowPlaintextToken: z.boolean().optional(),
   })
   .strict();
@@ -123,6 +126,8 @@ export interface AccountSummary {
   hasToken: boolean;
   /** Where the token lives: never the token itself. */
   tokenStorage: 'encrypted' | 'plaintext' | 'session-only' | null;
+  /** How the token travels: TLS, loopback, or in clear (http:// beyond this machine, by consent). */
+  transport: 'encrypted' | 'loopback' | 'clear';
 }
 
 export interface AccountsState {

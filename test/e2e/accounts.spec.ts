@@ -159,7 +159,20 @@ test.describe('a system without a keyring', () => {
     const row = page.getByRole('listitem').filter({ hasText: 'No keyring' });
     await expect(row).toContainText('token kept for this session only');
     expect(await readFile(app.settingsPath, 'utf8')).not.toContain('keyring-less-token-1');
+    // The typed token does not stay in the form once saved.
+    await expect(form.getByLabel(/Access token/)).toHaveValue('');
+    expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toContain('keyring-less-token-1');
 
+    // Ticking the box only asks: main's own dialog decides, and Cancel keeps it in memory.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await form.getByLabel(/Access token/).fill('keyring-less-token-1');
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => app.consentAsked).toEqual(['Store the token unencrypted?']);
+    await expect(row).toContainText('token kept for this session only');
+    expect(await readFile(app.settingsPath, 'utf8')).not.toContain('keyring-less-token-1');
+
+    app.answerConsent(true);
     await row.getByRole('button', { name: 'Edit' }).click();
     await form.getByLabel(/Access token/).fill('keyring-less-token-1');
     await form.getByRole('checkbox').check();

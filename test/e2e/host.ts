@@ -28,6 +28,8 @@ export type OpenAppOptions = ({ baseUrl: string; teamId: string; token: string; 
   /** Pretend the OS has no keyring. */
   noKeyring?: boolean;
   viewport?: { width: number; height: number };
+  /** The answer main's native consent dialog gets (default: Cancel). */
+  consent?: boolean;
 };
 
 export interface AppHandle {
@@ -41,6 +43,10 @@ export interface AppHandle {
   blockedRequests: string[];
   /** URLs handed to the system browser. */
   openedExternally: string[];
+  /** Titles of the consent dialogs main showed. */
+  consentAsked: string[];
+  /** What the user answers in main's consent dialogs from now on. */
+  answerConsent(yes: boolean): void;
   settingsPath: string;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
@@ -102,13 +108,14 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       baseUrl: options.baseUrl,
       teamId: options.teamId,
       token: options.token,
-      allowPlaintextToken: false,
     });
   }
   const demo = demoStarter(resolve('resources'));
   const transcript: string[] = [];
   const blockedRequests: string[] = [];
   const openedExternally: string[] = [];
+  const consentAsked: string[] = [];
+  let consentAnswer = options.consent === true;
   let page: Page | null = null;
 
   const emit = <E extends EventName>(event: E, payload: Events[E]) => {
@@ -134,6 +141,10 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       return target;
     },
     emit,
+    confirm: async (question) => {
+      consentAsked.push(question.title);
+      return consentAnswer;
+    },
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
     http: options.http,
   });
@@ -169,6 +180,10 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     transcript,
     blockedRequests,
     openedExternally,
+    consentAsked,
+    answerConsent: (yes) => {
+      consentAnswer = yes;
+    },
     settingsPath,
     dataDir,
     async close() {

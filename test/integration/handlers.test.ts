@@ -33,6 +33,7 @@ describe('handlers over two accounts', () => {
       },
       openExternal: async () => undefined,
       saveFile: async () => null,
+      confirm: async () => false,
       emit: <E extends keyof Events>(event: E, payload: Events[E]) => events.push({ event, payload }),
       app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
     });

@@ -28,7 +28,7 @@ describe('accounts and the settings file', () => {
     expect(JSON.parse(onDisk).accounts[0].token.scheme).toBe('encrypted');
     expect(await readFile(`${path}.bak`, 'utf8')).not.toContain(TOKEN);
     expect(accounts.summaries()[0]).toEqual({
-      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', hasToken: true, tokenStorage: 'encrypted',
+      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', hasToken: true, tokenStorage: 'encrypted', transport: 'encrypted',
     });
     const reloaded = await AccountManager.load(path, new TokenVault(cipher));
     expect(reloaded.connection(id)).toEqual({ baseUrl: 'https://mail.acme.test', teamId: 'acme', token: TOKEN });
@@ -47,8 +47,13 @@ describe('accounts and the settings file', () => {
     expect(nextRun.summaries()[0]).toMatchObject({ hasToken: false, tokenStorage: null });
     expect(() => nextRun.connection(id)).toThrow(ServiceError);
 
+    // The renderer's request alone is not consent: main's dialog answer is.
     await nextRun.save({ ...account, id, allowPlaintextToken: true });
-    expect(JSON.parse(await readFile(path, 'utf8')).accounts[0].token).toEqual({ scheme: 'plain', data: TOKEN });
+    expect(await readFile(path, 'utf8')).not.toContain(TOKEN);
+    await nextRun.save({ ...account, id }, { plaintext: true });
+    expect(JSON.parse(await readFile(path, 'utf8')).accounts[0].token).toEqual({
+      scheme: 'plain', data: TOKEN, origin: 'https://mail.acme.test',
+    });
     expect(nextRun.summaries()[0]).toMatchObject({ hasToken: true, tokenStorage: 'plaintext' });
   });
 

@@ -22,6 +22,7 @@ describe('main: dispatch checks every call before anything runs', () => {
       startDemo,
       openExternal,
       saveFile: async () => null,
+      confirm: async () => false,
       emit: () => undefined,
       app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
     });
@@ -98,7 +99,7 @@ describe('main: dispatch checks every call before anything runs', () => {
     await writeFile(join(dir, 'settings.json'), '{"version": 1, "acc');
     await rm(join(dir, 'settings.json.bak'));
     const damaged = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
-    const fresh = createHandlers({ accounts: damaged, startDemo, openExternal, saveFile: async () => null, emit: () => undefined, app: { name: 'x', version: 'x', platform: 'x' } });
+    const fresh = createHandlers({ accounts: damaged, startDemo, openExternal, saveFile: async () => null, confirm: async () => false, emit: () => undefined, app: { name: 'x', version: 'x', platform: 'x' } });
     expect(await dispatch(fresh, 'getAccounts', undefined)).toMatchObject({ ok: true, value: { settingsRecovered: true, accounts: [] } });
   });
 
@@ -122,6 +123,7 @@ describe('main: unexpected failures', () => {
         throw new Error('crashed while holding tok-leaky-999');
       },
       saveFile: async () => null,
+      confirm: async () => false,
       emit: () => undefined,
       app: { name: 'x', version: 'x', platform: 'x' },
     });

@@ -5,6 +5,7 @@ import {
   installGuards,
   isSafeExternalUrl,
   isTrustedSender,
+  normaliseExternalUrl,
   resolveAppPath,
   securityHeaders,
   windowOptions,
@@ -95,6 +96,23 @@ describe('guards', () => {
     }
   });
 
+  it('let a frame hold only the email’s srcdoc: no link, form or script moves it elsewhere (finding 7)', () => {
+    const f = fakes();
+    installGuards(f.contents, f.session);
+    const frameNavigate = f.listeners.get('will-frame-navigate') as unknown as (e: { preventDefault(): void; url: string; isMainFrame: boolean }) => void;
+    const attempt = (url: string, isMainFrame: boolean) => {
+      const preventDefault = vi.fn();
+      frameNavigate({ preventDefault, url, isMainFrame });
+      return preventDefault.mock.calls.length > 0;
+    };
+    expect(attempt('https://attacker.test/phish', false)).toBe(true);
+    expect(attempt('http://127.0.0.1:9/x', false)).toBe(true);
+    expect(attempt('javascript:alert(1)', false)).toBe(true);
+    expect(attempt('https://attacker.test/', true)).toBe(true);
+    expect(attempt('about:srcdoc', false)).toBe(false);
+    expect(attempt('about:blank', false)).toBe(false);
+  });
+
   it('deny every new window, whatever the URL', () => {
     const f = fakes();
     installGuards(f.contents, f.session);
@@ -123,6 +141,28 @@ describe('external links', () => {
     expect(isSafeExternalUrl('mailto:someone@example.com')).toBe(true);
     for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'vbscript:x', 'ms-msdt:x', 'smb://host/x', 'app://inbox-desk/x', 'not a url', 'https://user:pass@example.com/']) {
       expect(isSafeExternalUrl(url), url).toBe(false);
+    }
+  });
+});
+
+describe('openExternal gets a normalised URL, never the raw string (finding 8)', () => {
+  it('re-serialises web links, so stray whitespace, tabs and backslashes never reach the OS', () => {
+    expect(normaliseExternalUrl(' https://x.test')).toBe('https://x.test/');
+    expect(normaliseExternalUrl('ht\ttps://x.test/a')).toBe('https://x.test/a');
+    expect(normaliseExternalUrl('http:\\\\attacker\\share')).toBe('http://attacker/share');
+    expect(normaliseExternalUrl('HTTPS://X.TEST/%7e?q=1#f')).toBe('https://x.test/%7e?q=1#f');
+  });
+
+  it('keeps only to, cc, bcc, subject and body in mailto links', () => {
+    expect(normaliseExternalUrl('mailto:a@x.test?attach=/etc/passwd')).toBe('mailto:a@x.test');
+    expect(normaliseExternalUrl('mailto:a@x.test?subject=Hi%20there&Attachment=C:\\x&body=a%26b&cc=c@x.test')).toBe(
+      'mailto:a@x.test?subject=Hi%20there&body=a%26b&cc=c%40x.test',
+    );
+  });
+
+  it('refuses what is not http, https or mailto, or carries credentials', () => {
+    for (const url of ['file:///etc/passwd', 'smb://h/x', 'javascript:x', 'https://u:p@x.test/', '\\\\attacker\\share', '']) {
+      expect(normaliseExternalUrl(url), url).toBeNull();
     }
   });
 });

@@ -9,14 +9,17 @@ import {
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { JsonFile } from './json-file.ts';
-import type { TokenVault, StoredToken } from './vault.ts';
+import { originOf, transportOf } from './origin.ts';
+import type { OpenedToken, StoredToken, TokenVault } from './vault.ts';
 
 export const DEFAULT_SETTINGS: Settings = { pageSize: 25, confirmDelete: true, theme: 'system' };
 
-const StoredTokenSchema = z.discriminatedUnion('scheme', [
-  z.object({ scheme: z.literal('encrypted'), data: z.string().min(1) }),
-  z.object({ scheme: z.literal('plain'), data: z.string().min(1) }),
-]);
+/** Files written before tokens were bound to an origin lack `origin`: load() binds them to the account's address. */
+const StoredTokenSchema = z.object({
+  scheme: z.enum(['encrypted', 'plain']),
+  data: z.string().min(1),
+  origin: z.string().optional(),
+});
 
 const StoredAccountSchema = z.object({
   id: z.string().min(1),
@@ -25,7 +28,15 @@ const StoredAccountSchema = z.object({
   teamId: z.string(),
   token: StoredTokenSchema.nullable(),
 });
-type StoredAccount = z.infer<typeof StoredAccountSchema>;
+type StoredAccount = Omit<z.infer<typeof StoredAccountSchema>, 'token'> & { token: StoredToken | null };
+
+/** What the user agreed to in main's own dialogs (never the renderer's word). */
+export interface Consent {
+  /** Keep the token unencrypted on disk where no keyring exists. */
+  plaintext?: boolean;
+  /** Send the token over plain http:// to a host beyond this machine. */
+  clearTransport?: boolean;
+}
 
 export const WindowStateSchema = z.object({
   x: z.number().int().optional(),
@@ -43,7 +54,7 @@ const SettingsFileSchema = z.object({
   settings: SettingsSchema,
   window: WindowStateSchema.nullable(),
 });
-type SettingsFile = z.infer<typeof SettingsFileSchema>;
+type SettingsFile = Omit<z.infer<typeof SettingsFileSchema>, 'accounts'> & { accounts: StoredAccount[] };
 
 const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null };
 
@@ -66,10 +77,14 @@ export class AccountManager {
   }
 
   static async load(path: string, vault: TokenVault): Promise<AccountManager> {
-    const file = new JsonFile(path, (value) => {
-      const parsed = SettingsFileSchema.safeParse(value);
-      return parsed.success ? parsed.data : null;
-    });
+    const file = new JsonFile(
+      path,
+      (value) => {
+        const parsed = SettingsFileSchema.safeParse(value);
+        return parsed.success ? bindLegacyTokens(parsed.data) : null;
+      },
+      scrubTokens,
+    );
     const { value, recovered } = await file.read();
     const data = value ?? structuredClone(EMPTY);
     if (data.activeId !== null && !data.accounts.some((a) => a.id === data.activeId)) data.activeId = null;
@@ -90,6 +105,7 @@ export class AccountManager {
       name: account.name,
       baseUrl: account.baseUrl,
       teamId: account.teamId,
+      transport: URL.canParse(account.baseUrl) ? transportOf(account.baseUrl) : 'clear',
       hasToken: account.token !== null || this.vault.hasSessionToken(account.id),
       tokenStorage:
         account.token?.scheme === 'encrypted'
@@ -119,18 +135,30 @@ export class AccountManager {
     return baseUrl.trim().replace(/\/+$/, '');
   }
 
-  /** Adds or edits an account and makes it the active one. */
-  async save(input: AccountInput): Promise<string> {
+  /**
+   * Adds or edits an account and makes it the active one. A stored token stays
+   * bound to the origin it was saved for: moving an account to another origin
+   * needs the token typed again.
+   */
+  async save(input: AccountInput, consent: Consent = {}): Promise<string> {
     const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl);
+    const origin = originOf(baseUrl)!;
     const existing = input.id ? this.find(input.id) : null;
     if (!existing && !input.token) {
       throw new ServiceError('validation', 'A new account needs an access token.', {
         fields: { token: ['The access token is required.'] },
       });
     }
+    if (transportOf(baseUrl) === 'clear' && !consent.clearTransport) {
+      throw new ServiceError('validation', CLEAR_TRANSPORT_REFUSED, { fields: { baseUrl: [CLEAR_TRANSPORT_REFUSED] } });
+    }
     const id = existing?.id ?? randomUUID();
     let token: StoredToken | null = existing?.token ?? null;
-    if (input.token) token = this.vault.seal(id, input.token, input.allowPlaintextToken === true);
+    if (input.token) {
+      token = this.vault.seal(id, input.token, origin, consent.plaintext === true);
+    } else if (existing && this.boundOrigin(existing) !== origin) {
+      throw new ServiceError('validation', ORIGIN_CHANGED, { fields: { token: [ORIGIN_CHANGED] } });
+    }
     const account: StoredAccount = { id, name: input.name, baseUrl, teamId: input.teamId, token };
     this.data.accounts = existing
       ? this.data.accounts.map((a) => (a.id === id ? account : a))
@@ -138,6 +166,12 @@ export class AccountManager {
     this.data.activeId = id;
     await this.persist();
     return id;
+  }
+
+  /** The origin the account's token is bound to, or null without a token. */
+  boundOrigin(account: StoredAccount | string): string | null {
+    const found = typeof account === 'string' ? this.find(account) : account;
+    return this.vault.open(found.id, found.token)?.origin ?? null;
   }
 
   async setActive(id: string): Promise<void> {
@@ -157,11 +191,33 @@ export class AccountManager {
   /** Base URL, team and the opened token of an account; main-only. */
   connection(id: string): Connection {
     const account = this.find(id);
-    const token = this.vault.open(id, account.token);
-    if (token === null) {
+    const opened = this.openToken(account);
+    if (opened.origin !== originOf(account.baseUrl)) {
+      // Never happens through save(); a hand-edited file must not redirect the token either.
+      throw new ServiceError('auth', `The token of "${account.name}" belongs to another server. Enter it again in Settings.`);
+    }
+    return { baseUrl: account.baseUrl, teamId: account.teamId, token: opened.token };
+  }
+
+  /**
+   * The stored token of an account, for a connection test against `baseUrl`:
+   * only when that address has the origin the token was saved for.
+   */
+  tokenFor(id: string, baseUrl: string): string {
+    const account = this.find(id);
+    const opened = this.openToken(account);
+    if (opened.origin !== originOf(baseUrl)) {
+      throw new ServiceError('validation', ORIGIN_CHANGED, { fields: { token: [ORIGIN_CHANGED] } });
+    }
+    return opened.token;
+  }
+
+  private openToken(account: StoredAccount): OpenedToken {
+    const opened = this.vault.open(account.id, account.token);
+    if (opened === null) {
       throw new ServiceError('auth', `No usable token is stored for "${account.name}". Enter it again in Settings.`);
     }
-    return { baseUrl: account.baseUrl, teamId: account.teamId, token };
+    return opened;
   }
 
   get settings(): Settings {
@@ -187,5 +243,41 @@ export class AccountManager {
 
   private persist(): Promise<void> {
     return this.file.write(this.data);
+  }
+}
+
+export const ORIGIN_CHANGED =
+  'The stored token is only ever sent to the server it was saved for. Enter the access token again to use this address.';
+export const CLEAR_TRANSPORT_REFUSED =
+  'Plain http:// would send the access token unencrypted across the network. Use https://, or confirm the warning.';
+
+/** Tokens saved before origins were recorded belong to the address they were saved with. */
+function bindLegacyTokens(file: z.infer<typeof SettingsFileSchema>): SettingsFile {
+  return {
+    ...file,
+    accounts: file.accounts.map((account) => ({
+      ...account,
+      token: account.token ? { ...account.token, origin: account.token.origin ?? originOf(account.baseUrl) ?? '' } : null,
+    })),
+  };
+}
+
+/** A damaged settings file is kept for inspection, but never with a token in it. */
+export function scrubTokens(text: string): string {
+  try {
+    const value: unknown = JSON.parse(text);
+    const walk = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(walk);
+      if (typeof node !== 'object' || node === null) return node;
+      return Object.fromEntries(
+        Object.entries(node).map(([key, child]) => [key, key === 'token' || key === 'data' ? '[removed]' : walk(child)]),
+      );
+    };
+    return JSON.stringify(walk(value), null, 2);
+  } catch {
+    // Not JSON: drop every quoted value after a "token" or "data" key, then any long opaque run.
+    return text
+      .replace(/("(?:token|data)"\s*:\s*)("(?:[^"\\]|\\.)*"?|\{[^}]*\}?)/g, '$1"[removed]"')
+      .replace(/[A-Za-z0-9+/=_-]{16,}/g, '[removed]');
   }
 }

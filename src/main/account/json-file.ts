@@ -11,25 +11,35 @@ import { dirname } from 'node:path';
 export class JsonFile<T> {
   private readonly path: string;
   private readonly validate: (value: unknown) => T | null;
+  private readonly scrub: (text: string) => string;
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(path: string, validate: (value: unknown) => T | null) {
+  /** `scrub` takes secrets out of a damaged file before it is set aside. */
+  constructor(path: string, validate: (value: unknown) => T | null, scrub: (text: string) => string = (text) => text) {
     this.path = path;
     this.validate = validate;
+    this.scrub = scrub;
   }
 
   /** The stored value; null when neither the file nor its backup is usable. */
   async read(): Promise<{ value: T | null; recovered: boolean }> {
     const primary = await this.tryRead(this.path);
     if (primary.value !== null) return { value: primary.value, recovered: false };
-    if (primary.existed) {
-      await rename(this.path, `${this.path}.corrupt-${Date.now()}`).catch(() => undefined);
-    }
+    if (primary.existed) await this.setAside(primary.text ?? '');
     const backup = await this.tryRead(`${this.path}.bak`);
     return { value: backup.value, recovered: primary.existed };
   }
 
-  private async tryRead(path: string): Promise<{ value: T | null; existed: boolean }> {
+  /** Keeps a scrubbed copy of a damaged file for inspection, and removes the original. */
+  private async setAside(text: string): Promise<void> {
+    try {
+      await writeAtomically(`${this.path}.corrupt-${Date.now()}`, this.scrub(text));
+    } finally {
+      await rm(this.path, { force: true });
+    }
+  }
+
+  private async tryRead(path: string): Promise<{ value: T | null; existed: boolean; text?: string }> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -37,9 +47,9 @@ export class JsonFile<T> {
       return { value: null, existed: false };
     }
     try {
-      return { value: this.validate(JSON.parse(text)), existed: true };
+      return { value: this.validate(JSON.parse(text)), existed: true, text };
     } catch {
-      return { value: null, existed: true };
+      return { value: null, existed: true, text };
     }
   }
 

@@ -9,16 +9,22 @@ export interface SecretCipher {
   decrypt(encrypted: Buffer): string;
 }
 
-/** How a token sits in the settings file. */
-export type StoredToken =
-  | { scheme: 'encrypted'; data: string }
-  /** Only with the user's explicit consent, where no keyring exists. */
-  | { scheme: 'plain'; data: string };
+/**
+ * How a token sits in the settings file, with the one origin it may be sent
+ * to. Plain text only with the user's consent, asked by main, where no keyring exists.
+ */
+export type StoredToken = { scheme: 'encrypted' | 'plain'; data: string; origin: string };
+
+/** A token opened for use, with the origin it is bound to. */
+export interface OpenedToken {
+  token: string;
+  origin: string;
+}
 
 export class TokenVault {
   private readonly cipher: SecretCipher;
   /** Tokens the user gave but did not allow to be stored in clear: this session only. */
-  private readonly sessionOnly = new Map<string, string>();
+  private readonly sessionOnly = new Map<string, OpenedToken>();
 
   constructor(cipher: SecretCipher) {
     this.cipher = cipher;
@@ -29,27 +35,27 @@ export class TokenVault {
   }
 
   /**
-   * What to write for a token; null means "keep it in memory only".
+   * What to write for a token bound to `origin`; null means "keep it in memory only".
    * Never writes clear text unless `allowPlaintext` is set and no keyring exists.
    */
-  seal(accountId: string, token: string, allowPlaintext: boolean): StoredToken | null {
+  seal(accountId: string, token: string, origin: string, allowPlaintext: boolean): StoredToken | null {
     if (this.cipher.isAvailable()) {
       this.sessionOnly.delete(accountId);
-      return { scheme: 'encrypted', data: this.cipher.encrypt(token).toString('base64') };
+      return { scheme: 'encrypted', data: this.cipher.encrypt(token).toString('base64'), origin };
     }
     if (allowPlaintext) {
       this.sessionOnly.delete(accountId);
-      return { scheme: 'plain', data: token };
+      return { scheme: 'plain', data: token, origin };
     }
-    this.sessionOnly.set(accountId, token);
+    this.sessionOnly.set(accountId, { token, origin });
     return null;
   }
 
-  open(accountId: string, stored: StoredToken | null): string | null {
+  open(accountId: string, stored: StoredToken | null): OpenedToken | null {
     if (stored === null) return this.sessionOnly.get(accountId) ?? null;
-    if (stored.scheme === 'plain') return stored.data;
+    if (stored.scheme === 'plain') return { token: stored.data, origin: stored.origin };
     try {
-      return this.cipher.decrypt(Buffer.from(stored.data, 'base64'));
+      return { token: this.cipher.decrypt(Buffer.from(stored.data, 'base64')), origin: stored.origin };
     } catch {
       return null;
     }

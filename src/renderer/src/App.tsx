@@ -40,6 +40,11 @@ function Header() {
         </select>
       )}
       {active && <span className="account-name">{active.name}</span>}
+      {active?.transport === 'clear' && (
+        <span className="badge error" title="Plain http://: the token and mail cross the network unencrypted.">
+          not encrypted
+        </span>
+      )}
       {rate.limit !== null && (
         <span className="rate" title="Requests left in this minute">
           {rate.remaining}/{rate.limit}

@@ -57,7 +57,8 @@ function AccountForm() {
             checked={draft.allowPlaintextToken}
             onChange={(e) => changeAccountDraft({ allowPlaintextToken: e.target.checked })}
           />
-          This system has no keyring. Store the token unencrypted on disk? Otherwise it is kept for this session only.
+          This system has no keyring. Ask to store the token unencrypted on disk (you will be asked to confirm)? Otherwise it
+          is kept for this session only.
         </label>
       )}
       <div className="form-actions">
@@ -95,6 +96,11 @@ export function SettingsView() {
                 {a.id === accounts.activeId && <span className="badge">active</span>}
                 {!a.hasToken && <span className="badge error">no token</span>}
                 {a.tokenStorage === 'plaintext' && <span className="badge warning">token stored unencrypted</span>}
+                {a.transport === 'clear' && (
+                  <span className="badge error" title="This account uses plain http://: the token and mail cross the network unencrypted.">
+                    not encrypted (http)
+                  </span>
+                )}
                 {a.tokenStorage === 'session-only' && <span className="badge warning">token kept for this session only</span>}
               </span>
               {a.id !== accounts.activeId && (
