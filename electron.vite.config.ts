@@ -5,7 +5,8 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+      // The demo service runs in a worker thread of its own (src/main/demo.ts).
+      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'demo-worker': resolve('src/main/demo-worker.ts') } },
     },
   },
   preload: {

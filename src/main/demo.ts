@@ -1,25 +1,63 @@
-import { join } from 'node:path';
-import { randomToken, startReferenceService, type RunningService } from '../server/index.ts';
+import { Worker } from 'node:worker_threads';
 import type { Connection } from './api/client.ts';
+
+export interface DemoStarter {
+  /** Starts the service once; later calls answer the same connection. */
+  start: () => Promise<Connection>;
+  stop: () => Promise<void>;
+  /** The worker thread the service runs on, once started. */
+  threadId: () => number | null;
+}
+
+interface Ready {
+  type: 'ready';
+  baseUrl: string;
+  teamId: string;
+  token: string;
+  threadId: number;
+}
 
 /**
  * Demo mode: with no account configured, the bundled reference service runs
- * in-process on a random loopback port with the demo corpus and a fresh token.
+ * in a worker thread (demo-worker.ts) on a random loopback port, with the demo
+ * corpus and a fresh token. `workerPath` is the built worker in Electron, the
+ * TypeScript source under Node in tests.
  */
-export function demoStarter(resourcesDir: string): { start: () => Promise<Connection>; stop: () => Promise<void> } {
-  let running: Promise<RunningService> | null = null;
+export function demoStarter(resourcesDir: string, workerPath: string | URL): DemoStarter {
+  let worker: Worker | null = null;
+  let ready: Promise<Ready> | null = null;
+  let thread: number | null = null;
   return {
     start: async () => {
-      running ??= startReferenceService({
-        teams: [{ id: 'demo', token: randomToken() }],
-        seedDir: join(resourcesDir, 'demo', 'mail'),
+      ready ??= new Promise<Ready>((resolve, reject) => {
+        const started = new Worker(workerPath, { workerData: { resourcesDir } });
+        worker = started;
+        started.once('message', (message: Ready) => resolve(message));
+        started.once('error', reject);
+        started.once('exit', (code) => reject(new Error(`The demo service stopped (exit ${code}).`)));
       });
-      const service = await running;
-      const team = service.teams[0]!;
-      return { baseUrl: service.baseUrl, teamId: team.id, token: team.token };
+      try {
+        const { baseUrl, teamId, token, threadId } = await ready;
+        thread = threadId;
+        return { baseUrl, teamId, token };
+      } catch (error) {
+        ready = null;
+        throw error;
+      }
     },
     stop: async () => {
-      if (running) await (await running).close();
+      const running = worker;
+      if (!running) return;
+      worker = null;
+      ready = null;
+      thread = null;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.postMessage('stop');
+      // A service that does not close in time is ended.
+      const timer = setTimeout(() => void running.terminate(), 3000);
+      await exited;
+      clearTimeout(timer);
     },
+    threadId: () => thread,
   };
 }

@@ -21,7 +21,7 @@ if (!app.requestSingleInstanceLock()) {
   let mainWindow: BrowserWindow | null = null;
   const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
   const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
-  const demo = demoStarter(resourcesDir);
+  const demo = demoStarter(resourcesDir, join(import.meta.dirname, 'demo-worker.js'));
 
   app.on('second-instance', () => {
     if (!mainWindow) return;

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AUTOMATION_INPUT_FIELDS, validateAutomationInput } from '../shared/domain/automation.ts';
+import { AUTOMATION_INPUT_FIELDS, validateAutomationInput, type AutomationInput, type Validation } from '../shared/domain/automation.ts';
+import { compilePattern } from '../shared/domain/pattern.ts';
 import { BODY_FORMATS } from '../shared/domain/email.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/domain/list-query.ts';
 import { negotiate } from './negotiate.ts';
@@ -40,6 +41,23 @@ function notFound(reply: FastifyReply, model: string, id: string) {
 function unprocessable(reply: FastifyReply, errors: Record<string, string[]>) {
   const [first] = Object.values(errors).flat();
   return reply.code(422).send({ message: first ?? 'The given data was invalid.', errors });
+}
+
+/**
+ * The shared rules, then what only the service decides: criteria must compile
+ * on its linear-time engine (RE2: no backreferences or lookaround).
+ */
+function checkAutomation(body: unknown): Validation<Required<AutomationInput>> {
+  const checked = validateAutomationInput(body);
+  if (!checked.ok) return checked;
+  const errors: Record<string, string[]> = {};
+  for (const field of ['subject', 'sender', 'inbox'] as const) {
+    const source = checked.value[field];
+    if (source === null) continue;
+    const compiled = compilePattern(source);
+    if (!compiled.ok) errors[field] = [compiled.message];
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : checked;
 }
 
 /** A fixed window per client: every answer says how much is left. */
@@ -216,7 +234,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       }));
 
       teamRoutes.post('/automations', async (request: TeamRequest, reply) => {
-        const checked = validateAutomationInput(request.body);
+        const checked = checkAutomation(request.body);
         if (!checked.ok) return unprocessable(reply, checked.errors);
         const automation = request.team.createAutomation(checked.value);
         service.scheduleSave(request.team.id);
@@ -226,7 +244,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       teamRoutes.put('/automations/:id', async (request: TeamRequest, reply) => {
         const automation = request.team.automations.get(request.params.id ?? '');
         if (!automation) return notFound(reply, 'Automation', request.params.id ?? '');
-        const checked = validateAutomationInput(request.body);
+        const checked = checkAutomation(request.body);
         if (!checked.ok) return unprocessable(reply, checked.errors);
         // Fields left out of the body keep their value; a failed request changed nothing.
         const body = request.body as Record<string, unknown>;

@@ -2,6 +2,7 @@
 /**
  * npm run server -- --port 8025 --team demo --token <t> --seed <folder of .eml>
  *   [--data <dir>] [--smtp-port 2525] [--rate-limit 60] [--host 127.0.0.1]
+ *   [--allow-private-webhooks]   (webhooks to loopback/private/link-local addresses)
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     data: { type: 'string' },
     'smtp-port': { type: 'string' },
     'rate-limit': { type: 'string' },
+    'allow-private-webhooks': { type: 'boolean', default: false },
   },
 });
 
@@ -30,12 +32,13 @@ const running = await startReferenceService({
   dataDir: values.data ? resolve(values.data) : undefined,
   smtpPort: values['smtp-port'] === undefined ? undefined : Number(values['smtp-port']),
   rateLimit: values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']),
+  allowPrivateWebhooks: values['allow-private-webhooks'],
 });
 const emails = running.service.team(values.team).emails.size;
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
 console.log(`Base URL: ${running.baseUrl}/api/teams/${values.team}`);
 console.log(`Token:    ${token}`);
-if (running.smtpPort !== null) console.log(`SMTP:     127.0.0.1:${running.smtpPort}`);
+if (running.smtpPort !== null) console.log(`SMTP:     ${running.smtpHost}:${running.smtpPort} (loopback only)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

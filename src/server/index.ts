@@ -17,6 +17,8 @@ export interface StartOptions {
   smtpPort?: number;
   rateLimit?: number;
   webhookTimeoutMs?: number;
+  /** Let webhooks reach loopback, private and link-local addresses (tests, a private network). */
+  allowPrivateWebhooks?: boolean;
 }
 
 export interface RunningService {
@@ -24,6 +26,8 @@ export interface RunningService {
   baseUrl: string;
   teams: TeamConfig[];
   smtpPort: number | null;
+  /** The address SMTP listens on: loopback, whatever `host` says. */
+  smtpHost: string | null;
   service: ReferenceService;
   /** Puts a raw message in as if it had arrived (automations run). */
   inject(raw: Buffer | string, options?: { teamId?: string; recipients?: string[] }): Promise<string[]>;
@@ -36,7 +40,12 @@ export function randomToken(): string {
 
 export async function startReferenceService(options: StartOptions = {}): Promise<RunningService> {
   const teams = options.teams ?? [{ id: 'demo', token: randomToken() }];
-  const service = new ReferenceService({ teams, dataDir: options.dataDir, webhookTimeoutMs: options.webhookTimeoutMs });
+  const service = new ReferenceService({
+    teams,
+    dataDir: options.dataDir,
+    webhookTimeoutMs: options.webhookTimeoutMs,
+    allowPrivateWebhooks: options.allowPrivateWebhooks,
+  });
   for (const team of teams) {
     const loaded = await service.load(team.id);
     if (!loaded && options.seedDir && team.id === service.defaultTeamId) await service.seedFrom(options.seedDir);
@@ -46,11 +55,12 @@ export async function startReferenceService(options: StartOptions = {}): Promise
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const smtp = options.smtpPort === undefined ? null : await startSmtp(service, options.smtpPort, host);
+  const smtp = options.smtpPort === undefined ? null : await startSmtp(service, options.smtpPort);
   return {
     baseUrl: `http://${host}:${port}`,
     teams,
     smtpPort: smtp?.port ?? null,
+    smtpHost: smtp?.host ?? null,
     service,
     async inject(raw, injectOptions = {}) {
       const stored = await service.ingest(Buffer.isBuffer(raw) ? raw : Buffer.from(raw), injectOptions);

@@ -16,6 +16,8 @@ export interface ServiceOptions {
   /** Folder with persisted state; without it everything lives in memory. */
   dataDir?: string;
   webhookTimeoutMs?: number;
+  /** Deliver webhooks to loopback, private and link-local addresses (off: refused). */
+  allowPrivateWebhooks?: boolean;
 }
 
 interface PersistedState {
@@ -98,6 +100,7 @@ export class ReferenceService {
   private runAutomationsFor(team: TeamStore, email: StoredEmail): Promise<AutomationOutcome[]> {
     return runAutomations(team.automations.values(), email, {
       timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
+      allowPrivate: this.options.allowPrivateWebhooks === true,
       onChange: () => this.scheduleSave(team.id),
       deleteEmail: (id) => {
         team.deleteEmail(id);

@@ -3,6 +3,7 @@ import type { AutomationInput } from '../shared/domain/automation.ts';
 import { sizeForHuman } from '../shared/domain/size.ts';
 import { serviceTimestamp, zonelessTimestamp } from '../shared/domain/time.ts';
 import { uuidFromName } from './ids.ts';
+import { wildcardMatch } from './wildcard.ts';
 import type { ParsedAttachment, ParsedMessage } from './ingest.ts';
 
 /**
@@ -57,10 +58,6 @@ export interface ListFilters {
   favorite?: boolean;
 }
 
-function wildcardToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`, 'is');
-}
 
 export class TeamStore {
   readonly emails = new Map<string, StoredEmail>();
@@ -138,7 +135,7 @@ export class TeamStore {
   }
 
   query(filters: ListFilters): StoredEmail[] {
-    const subject = filters.subject === undefined ? null : wildcardToRegExp(filters.subject);
+    const subject = filters.subject;
     const search = filters.search?.toLowerCase();
     const inbox = filters.inbox?.toLowerCase();
     const sender = filters.sender?.toLowerCase();
@@ -146,7 +143,7 @@ export class TeamStore {
       (email) =>
         (inbox === undefined || email.inbox.email === inbox) &&
         (sender === undefined || email.sender.email === sender) &&
-        (subject === null || subject.test(email.subject)) &&
+        (subject === undefined || wildcardMatch(subject, email.subject)) &&
         (filters.since === undefined || email.createdAt > filters.since) &&
         (filters.until === undefined || email.createdAt < filters.until) &&
         (!filters.unread || email.read === null) &&

@@ -1,6 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { matchAutomation, type Criterion } from '../shared/domain/automation.ts';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Criterion } from '../shared/domain/automation.ts';
+import { matchAutomation } from '../shared/domain/automation-match.ts';
 import { emailResource, type StoredAutomation, type StoredEmail } from './team-store.ts';
+import { resolveWebhookTarget } from './webhook-target.ts';
 
 /**
  * Webhook delivery for automations. Headers (documented in the README):
@@ -59,20 +63,50 @@ export function buildWebhook(automation: StoredAutomation, email: StoredEmail, h
   return { url: automation.action_url ?? '', headers, body };
 }
 
-export async function deliver(request: WebhookRequest, timeoutMs: number): Promise<boolean> {
+export interface DeliveryOptions {
+  timeoutMs: number;
+  /** Loopback, private and link-local targets are refused unless this is set (tests, a private network). */
+  allowPrivate: boolean;
+}
+
+/**
+ * POSTs a webhook; true on a 2xx answer. The target is resolved and checked
+ * first, and the connection goes to exactly the address that was checked.
+ * Redirects are not followed. Never throws.
+ */
+export async function deliver(request: WebhookRequest, options: DeliveryOptions): Promise<boolean> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let target;
   try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: new Uint8Array(request.body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await response.body?.cancel();
-    return response.ok;
+    target = await resolveWebhookTarget(request.url, { allowPrivate: options.allowPrivate });
   } catch {
     return false;
   }
+  const pinned: RequestOptions['lookup'] = (_host, lookupOptions, callback) => {
+    const answer = callback as (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+    if (lookupOptions.all) answer(null, [{ address: target.address, family: target.family }]);
+    else answer(null, target.address, target.family);
+  };
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const outgoing = send(
+      target.url,
+      {
+        method: 'POST',
+        headers: { ...request.headers, 'Content-Length': String(request.body.length) },
+        lookup: pinned,
+        signal,
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        response.resume();
+        response.on('end', () => resolve(status >= 200 && status < 300));
+        response.on('error', () => resolve(false));
+      },
+    );
+    outgoing.on('error', () => resolve(false));
+    outgoing.end(request.body);
+  });
 }
 
 export interface AutomationOutcome {
@@ -90,7 +124,7 @@ export interface AutomationOutcome {
 export async function runAutomations(
   automations: Iterable<StoredAutomation>,
   email: StoredEmail,
-  options: { timeoutMs: number; onChange: () => void; deleteEmail: (id: string) => void },
+  options: DeliveryOptions & { onChange: () => void; deleteEmail: (id: string) => void },
 ): Promise<AutomationOutcome[]> {
   const target = {
     subject: email.subject,
@@ -107,7 +141,7 @@ export async function runAutomations(
       (async () => {
         let delivered: boolean | null = null;
         if (automation.action_url) {
-          delivered = await deliver(buildWebhook(automation, email, hits), options.timeoutMs);
+          delivered = await deliver(buildWebhook(automation, email, hits), options);
           automation.in_error = !delivered;
           options.onChange();
         }

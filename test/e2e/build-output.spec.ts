@@ -9,6 +9,13 @@ test.describe('the build', () => {
     }
   });
 
+  test('puts the demo service in a worker of its own, out of main’s bundle', () => {
+    expect(existsSync('out/main/demo-worker.js')).toBe(true);
+    const main = readFileSync('out/main/index.js', 'utf8');
+    for (const server of ['fastify', 'smtp-server', 'mailparser']) expect(main, server).not.toContain(`from "${server}"`);
+    expect(readFileSync('out/main/demo-worker.js', 'utf8')).toContain('from "fastify"');
+  });
+
   test('gives a preload a sandbox can load: one CommonJS file that requires only electron', () => {
     const preload = readFileSync('out/preload/index.cjs', 'utf8');
     const required = [...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);

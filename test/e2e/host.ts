@@ -110,7 +110,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       token: options.token,
     });
   }
-  const demo = demoStarter(resolve('resources'));
+  const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'));
   const transcript: string[] = [];
   const blockedRequests: string[] = [];
   const openedExternally: string[] = [];

@@ -465,7 +465,11 @@ describe('automations call their webhooks', () => {
   });
 
   async function withAutomation(body: Record<string, unknown>) {
-    service = await startReferenceService({ teams: [{ id: 'alpha', token: 'alpha-token' }], webhookTimeoutMs: 2000 });
+    service = await startReferenceService({
+      teams: [{ id: 'alpha', token: 'alpha-token' }],
+      webhookTimeoutMs: 2000,
+      allowPrivateWebhooks: true, // the receiver is on loopback
+    });
     api = client(service);
     const response = await api('/automations', {
       method: 'POST',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchAutomation, validateAutomationInput } from '../../src/shared/domain/automation.ts';
+import { validateAutomationInput } from '../../src/shared/domain/automation.ts';
+import { matchAutomation } from '../../src/shared/domain/automation-match.ts';
 import { listQueryToSearchParams } from '../../src/shared/domain/list-query.ts';
 import { canPrefetch } from '../../src/shared/domain/rate-budget.ts';
 import { sizeForHuman } from '../../src/shared/domain/size.ts';

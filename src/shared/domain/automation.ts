@@ -45,6 +45,9 @@ export function isHttpUrl(value: string): boolean {
   return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
 }
 
+/** Criteria patterns are capped: the service matches them against every incoming email. */
+export const PATTERN_LIMIT = 500;
+
 function compiles(pattern: string): boolean {
   try {
     new RegExp(pattern, 'i');
@@ -100,7 +103,8 @@ export function validateAutomationInput(body: unknown): Validation<Required<Auto
   const inbox = optionalString('inbox');
   if (inbox !== null && !isEmailAddress(inbox)) add('inbox', 'The inbox must be a valid email address.');
   const subject = optionalString('subject');
-  if (subject !== null && !compiles(subject)) add('subject', 'The subject must be a valid regular expression.');
+  if (subject !== null && subject.length > PATTERN_LIMIT) add('subject', `The subject may not be greater than ${PATTERN_LIMIT} characters.`);
+  else if (subject !== null && !compiles(subject)) add('subject', 'The subject must be a valid regular expression.');
   const action_url = optionalString('action_url');
   if (action_url !== null && !isHttpUrl(action_url)) add('action_url', 'The action url must be a valid http or https URL.');
   const action_secret_token = optionalString('action_secret_token');
@@ -161,36 +165,3 @@ export interface MatchTarget {
 }
 
 export type Criterion = 'subject' | 'sender' | 'inbox' | 'has_attachments';
-
-/**
- * Every non-empty criterion must hit. Subject, sender and inbox are
- * case-insensitive regular expressions, as in the service this models.
- * Returns the criteria that hit, or null when the automation does not match.
- */
-export function matchAutomation(
-  automation: Pick<Automation, 'subject' | 'sender' | 'inbox' | 'has_attachments'>,
-  target: MatchTarget,
-): Criterion[] | null {
-  const hits: Criterion[] = [];
-  const patterns = [
-    ['subject', automation.subject, target.subject],
-    ['sender', automation.sender, target.sender],
-    ['inbox', automation.inbox, target.inbox],
-  ] as const;
-  for (const [criterion, pattern, value] of patterns) {
-    if (!pattern) continue;
-    let regex: RegExp;
-    try {
-      regex = new RegExp(pattern, 'i');
-    } catch {
-      return null;
-    }
-    if (!regex.test(value)) return null;
-    hits.push(criterion);
-  }
-  if (automation.has_attachments) {
-    if (target.attachmentCount < 1) return null;
-    hits.push('has_attachments');
-  }
-  return hits;
-}
