@@ -18,8 +18,9 @@ test.describe('hostile and remote-laden HTML', () => {
     for (const selector of ['script', 'form', 'input', 'iframe', 'object', 'meta[http-equiv]', 'base', 'svg', '[onerror]', '[onload]']) {
       await expect(body.locator(selector), selector).toHaveCount(0);
     }
-    const hrefs = await frame.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    expect(hrefs).toEqual([null, 'https://phish.test/login', null]);
+    // Links keep only web and mailto targets, and never as a navigable href.
+    const targets = await frame.locator('a').evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.getAttribute('data-href')]));
+    expect(targets).toEqual([[null, null], [null, 'https://phish.test/login'], [null, null]]);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
     // The iframe is sandboxed without scripts.

@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import type { BodyFormat } from '../../../../shared/domain/email.ts';
+import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
@@ -12,32 +12,69 @@ const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'raw', label: 'Raw', key: '3' },
 ];
 
-function HtmlBody({ html, emailId }: { html: string; emailId: string }) {
-  const allowRemote = useStore((s) => Boolean(s.remoteAllowed[emailId]));
+const TOO_COMPLEX: Record<string, string> = {
+  'too-large': 'is larger than',
+  'too-many-elements': 'has more elements than',
+  'too-deep': 'is nested deeper than',
+};
+
+function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
+  const setFormat = useStore((s) => s.setFormat);
+  return (
+    <div className="html-refused" role="status">
+      <p>
+        This email’s HTML {TOO_COMPLEX[reason] ?? 'exceeds'} Inbox Desk shows safely, so it is not rendered: a message
+        built like this can freeze a mail client.
+      </p>
+      <div className="form-actions">
+        {email.has_text && (
+          <button type="button" onClick={() => void setFormat('text')}>
+            Show the text version (2)
+          </button>
+        )}
+        <button type="button" onClick={() => void setFormat('raw')}>
+          Show the raw message (3)
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function HtmlBody({ html, email }: { html: string; email: Email }) {
+  const allowRemote = useStore((s) => Boolean(s.remoteAllowed[email.id]));
   const allow = useStore((s) => s.allowRemote);
   const frame = useRef<HTMLIFrameElement>(null);
   const sanitized = useMemo(() => sanitizeEmailHtml(html, { allowRemote }), [html, allowRemote]);
 
   // allow-same-origin without allow-scripts: nothing in the email can run, and
   // the app can still size the frame and route link clicks to the system browser.
+  // Links carry no href (sanitize.ts), so a click before this runs goes nowhere.
   const onLoad = () => {
     const doc = frame.current?.contentDocument;
     if (!doc || !frame.current) return;
     frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
+    const follow = (target: EventTarget | null) => {
+      const link = (target as Element | null)?.closest?.('[data-href]');
+      if (!link) return false;
+      void call('openExternal', { url: link.getAttribute('data-href') ?? '' }).catch(() => undefined);
+      return true;
+    };
     doc.addEventListener('click', (event) => {
-      const link = (event.target as Element | null)?.closest?.('a[href]');
-      if (!link) return;
-      event.preventDefault();
-      void call('openExternal', { url: link.getAttribute('href') ?? '' }).catch(() => undefined);
+      if (follow(event.target)) event.preventDefault();
     });
     // Shortcuts keep working after a click into the email: keys go on to the app.
     doc.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && follow(event.target)) {
+        event.preventDefault();
+        return;
+      }
       const { key, ctrlKey, metaKey, altKey, shiftKey } = event;
       const forwarded = new KeyboardEvent('keydown', { key, ctrlKey, metaKey, altKey, shiftKey, cancelable: true });
       if (!window.dispatchEvent(forwarded)) event.preventDefault();
     });
   };
 
+  if (!sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
   return (
     <>
       {sanitized.blockedRemote > 0 && !allowRemote && (
@@ -144,7 +181,7 @@ export function MessageView() {
       )}
       <div className="message-body" aria-busy={loading}>
         {loading && !body && <p className="empty">Loading…</p>}
-        {body && email && body.format === 'html' && <HtmlBody html={body.content} emailId={email.id} />}
+        {body && email && body.format === 'html' && <HtmlBody html={body.content} email={email} />}
         {body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
       </div>
     </section>

@@ -1,15 +1,21 @@
 import DOMPurify from 'dompurify';
+import { measureHtml, type HtmlMeasure } from './html-measure.ts';
 
 /**
  * Email HTML is hostile until this has run. Scripts, handlers, forms, frames,
  * base/meta/link and `javascript:` URLs go; links keep only web and mailto
- * targets; remote images and CSS `url()`s are held back until the user asks.
+ * targets, and carry them in `data-href` so nothing in the email can navigate
+ * its frame; remote images and every CSS construct that can load a URL are
+ * held back until the user asks; fixed and sticky positioning goes (no
+ * overlay can sit over the text).
  */
 export interface SanitizedEmail {
   html: string;
   /** How many remote resources were held back. */
   blockedRemote: number;
 }
+
+export type SanitizeOutcome = ({ ok: true } & SanitizedEmail) | { ok: false; measure: HtmlMeasure; reason: string };
 
 const FORBID_TAGS = [
   'script', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'frameset',
@@ -19,36 +25,113 @@ const FORBID_TAGS = [
 const FORBID_ATTR = ['srcset', 'action', 'formaction', 'background', 'ping', 'poster', 'xlink:href'];
 const REMOTE = /^(?:https?:)?\/\//i;
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
-const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi;
+/** CSS functions that fetch something. The browser's parser has already decoded escapes. */
+const LOADS = /\b(?:url|image-set|-webkit-image-set|image|cross-fade|element|src)\(/i;
+const URL_IN_CSS = /url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)\s]*))\s*\)/gi;
 
-function cleanCss(css: string, allowRemote: boolean, count: () => void): string {
-  const withoutImports = css.replace(/@import[^;]*;?/gi, () => {
-    count();
-    return '';
-  });
-  return withoutImports.replace(CSS_URL, (match, _quote: string, url: string) => {
-    if (/^data:image\//i.test(url)) return match;
-    if (allowRemote && /^https?:\/\//i.test(url)) return match;
-    count();
-    return 'none';
-  });
+type Count = (n?: number) => void;
+
+/** Keeps a declaration's URLs only when each is an inline image, or remote and allowed. */
+function urlsAllowed(value: string, allowRemote: boolean): { ok: boolean; remote: number } {
+  let remote = 0;
+  let ok = true;
+  for (const match of value.matchAll(URL_IN_CSS)) {
+    const url = (match[1] ?? match[2] ?? match[3] ?? '').trim();
+    if (/^data:image\//i.test(url)) continue;
+    remote += 1;
+    if (!(allowRemote && /^https?:\/\//i.test(url))) ok = false;
+  }
+  // A loading function whose target is no url(…) (a bare string, say): only with remote content allowed.
+  if (remote === 0 && LOADS.test(value.replace(URL_IN_CSS, ''))) {
+    remote += 1;
+    if (!allowRemote) ok = false;
+  }
+  return { ok, remote };
 }
 
-export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean }): SanitizedEmail {
+/** Cleans one parsed declaration block in place. */
+function cleanStyle(style: CSSStyleDeclaration, allowRemote: boolean, count: Count): void {
+  for (let i = style.length - 1; i >= 0; i--) {
+    const name = style.item(i);
+    const value = style.getPropertyValue(name);
+    if (name === 'position' && /fixed|sticky/i.test(value)) {
+      style.removeProperty(name);
+      continue;
+    }
+    if (!LOADS.test(value)) continue;
+    const verdict = urlsAllowed(value, allowRemote);
+    if (!verdict.ok) {
+      style.removeProperty(name);
+      count(verdict.remote);
+    }
+  }
+}
+
+/** Rules are rebuilt from the browser's own parse: what it cannot parse never reaches the frame. */
+function cleanRules(rules: CSSRuleList, allowRemote: boolean, count: Count): string[] {
+  const kept: string[] = [];
+  for (const rule of Array.from(rules)) {
+    if (rule instanceof CSSStyleRule) {
+      cleanStyle(rule.style, allowRemote, count);
+      kept.push(rule.cssText);
+    } else if (rule instanceof CSSFontFaceRule) {
+      const verdict = urlsAllowed(rule.style.getPropertyValue('src'), allowRemote);
+      if (verdict.ok) kept.push(rule.cssText);
+      else count(verdict.remote);
+    } else if (rule instanceof CSSKeyframesRule) {
+      for (const frame of Array.from(rule.cssRules)) cleanStyle((frame as CSSKeyframeRule).style, allowRemote, count);
+      kept.push(rule.cssText);
+    } else if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) {
+      const inner = cleanRules(rule.cssRules, allowRemote, count);
+      const condition = rule instanceof CSSMediaRule ? `@media ${rule.media.mediaText}` : `@supports ${rule.conditionText}`;
+      kept.push(`${condition}{${inner.join('')}}`);
+    } else if (rule instanceof CSSImportRule) {
+      count();
+    }
+    // Anything else (@namespace, @layer, @property, @page …) is left out.
+  }
+  return kept;
+}
+
+/** `@import` never survives a constructed sheet; count the ones the email had. */
+function importsIn(css: string): number {
+  const decoded = css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16) || 0xfffd));
+  return (decoded.match(/@import\b/gi) ?? []).length;
+}
+
+function cleanStylesheet(css: string, allowRemote: boolean, count: Count): string {
+  const sheet = new CSSStyleSheet();
+  try {
+    sheet.replaceSync(css);
+  } catch {
+    return '';
+  }
+  count(importsIn(css));
+  return cleanRules(sheet.cssRules, allowRemote, count).join('\n');
+}
+
+export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean }): SanitizeOutcome {
+  const measure = measureHtml(dirty);
+  if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
+
   const purify = DOMPurify(window);
+  // A document without a browsing context: parsing a style attribute here loads nothing.
+  const scratch = document.implementation.createHTMLDocument('').createElement('div');
   let blocked = 0;
-  const count = () => {
-    blocked += 1;
+  const count: Count = (n = 1) => {
+    blocked += n;
   };
   purify.addHook('uponSanitizeElement', (node, data) => {
-    if (data.tagName === 'style' && node.textContent) {
-      node.textContent = cleanCss(node.textContent, options.allowRemote, count);
-    }
+    if (data.tagName === 'style') node.textContent = cleanStylesheet(node.textContent ?? '', options.allowRemote, count);
   });
   purify.addHook('afterSanitizeAttributes', (node) => {
     const element = node as Element;
     if (element.hasAttribute('style')) {
-      element.setAttribute('style', cleanCss(element.getAttribute('style') ?? '', options.allowRemote, count));
+      scratch.setAttribute('style', element.getAttribute('style') ?? '');
+      cleanStyle(scratch.style, options.allowRemote, count);
+      const cleaned = scratch.getAttribute('style') ?? '';
+      if (cleaned) element.setAttribute('style', cleaned);
+      else element.removeAttribute('style');
     }
     if (element.tagName === 'IMG') {
       const src = element.getAttribute('src') ?? '';
@@ -60,11 +143,17 @@ export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean
         element.removeAttribute('src');
       }
     }
-    if (element.tagName === 'A') {
-      const href = element.getAttribute('href') ?? '';
-      if (!SAFE_LINK.test(href.trim())) element.removeAttribute('href');
+    if (element.tagName === 'A' || element.tagName === 'AREA') {
+      // No href at all: a click cannot navigate the frame, even before the app's handler is attached.
+      const href = (element.getAttribute('href') ?? '').trim();
+      element.removeAttribute('href');
       element.removeAttribute('target');
-      element.setAttribute('rel', 'noopener noreferrer');
+      if (SAFE_LINK.test(href)) {
+        element.setAttribute('data-href', href);
+        element.setAttribute('role', 'link');
+        element.setAttribute('tabindex', '0');
+        if (!element.hasAttribute('title')) element.setAttribute('title', href);
+      }
     }
   });
   const html = purify.sanitize(dirty, {
@@ -74,15 +163,15 @@ export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean
     ALLOW_UNKNOWN_PROTOCOLS: false,
     FORCE_BODY: true,
   });
-  return { html, blockedRemote: blocked };
+  return { ok: true, html, blockedRemote: blocked };
 }
 
 /** The isolated document the sanitized HTML is shown in (a sandboxed srcdoc iframe). */
 export function emailDocument(clean: string, allowRemote: boolean): string {
   const images = allowRemote ? 'data: https: http:' : 'data:';
   return `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:${allowRemote ? ' https:' : ''}">
 <meta name="referrer" content="no-referrer">
-<style>html,body{margin:0;padding:0}body{padding:16px;font:14px/1.5 system-ui,sans-serif;color:#1d1f23;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}img[data-blocked]{display:inline-block;min-width:16px;min-height:16px;background:#eee;outline:1px dashed #bbb}a{color:#0b57d0}pre{white-space:pre-wrap}</style>
+<style>html,body{margin:0;padding:0}body{padding:16px;font:14px/1.5 system-ui,sans-serif;color:#1d1f23;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}img[data-blocked]{display:inline-block;min-width:16px;min-height:16px;background:#eee;outline:1px dashed #bbb}a,a[data-href]{color:#0b57d0;text-decoration:underline;cursor:pointer}a[data-href]:focus{outline:2px solid #0b57d0;outline-offset:1px}pre{white-space:pre-wrap}</style>
 </head><body>${clean}</body></html>`;
 }
