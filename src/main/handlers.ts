@@ -18,7 +18,10 @@ import { validateAutomationInput } from '../shared/domain/automation.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
-import { AccountManager, type Consent } from './account/accounts.ts';
+import { FLAVOR_TRAITS, type FlavorName } from '../shared/domain/flavor.ts';
+import { parseServerAddress } from '../shared/domain/server-address.ts';
+import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts';
+import { detectServer } from './api/detect.ts';
 import { originOf, transportOf } from './account/origin.ts';
 import { safeFileName } from './file-names.ts';
 import { normaliseExternalUrl } from './security.ts';
@@ -50,6 +53,22 @@ export interface ConsentQuestion {
 }
 
 const DEMO = 'demo';
+
+/**
+ * Where an address the user typed or pasted points: base, team (from the
+ * field, else from the path) and the flavor, when it is said or the path
+ * shows it. Refuses what is not a usable address, with a field message.
+ */
+function resolveAddress(input: { baseUrl: string; teamId?: string; flavor?: 'auto' | FlavorName }): {
+  baseUrl: string;
+  teamId: string;
+  flavor?: FlavorName;
+} {
+  const parsed = parseServerAddress(input.baseUrl);
+  if (!parsed.ok) throw new ServiceError('validation', parsed.message, { fields: { baseUrl: [parsed.message] } });
+  const flavor = input.flavor && input.flavor !== 'auto' ? input.flavor : parsed.flavor;
+  return { baseUrl: AccountManager.normaliseBaseUrl(parsed.baseUrl, flavor), teamId: input.teamId?.trim() || parsed.teamId || '', flavor };
+}
 
 function clearTransportQuestion(baseUrl: string): ConsentQuestion {
   return {
@@ -171,7 +190,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     getAccounts: async () => accountsState(),
     saveAccount: async (input) => {
-      const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl);
+      const where = resolveAddress(input);
+      const baseUrl = where.baseUrl;
       const consent: Consent = {};
       if (transportOf(baseUrl) === 'clear') {
         // Asked again whenever the address moves to a clear-text origin.
@@ -183,27 +203,42 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (input.token && input.allowPlaintextToken && !accounts.encryptionAvailable) {
         consent.plaintext = await deps.confirm(PLAINTEXT_QUESTION);
       }
-      const id = await accounts.save(input, consent);
+      const id = await accounts.save({ ...input, baseUrl, teamId: where.teamId, flavor: where.flavor ?? input.flavor }, consent);
       if (session?.key === id) endSession();
       return announce();
     },
-    testConnection: async ({ baseUrl, teamId, token, accountId }) => {
-      const address = AccountManager.normaliseBaseUrl(baseUrl);
-      let secret = token;
-      if (!secret && accountId) secret = accounts.tokenFor(accountId, address);
-      if (!secret) {
-        throw new ServiceError('validation', 'Enter the access token to test it.', {
-          fields: { token: ['The access token is required.'] },
-        });
+    testConnection: async (input) => {
+      const where = resolveAddress(input);
+      let secret = input.token ?? null;
+      if (!secret && input.accountId && accounts.boundOrigin(input.accountId) !== null) {
+        secret = accounts.tokenFor(input.accountId, where.baseUrl);
       }
-      if (transportOf(address) === 'clear' && !(await deps.confirm(clearTransportQuestion(address)))) {
+      let candidates: FlavorName[] = where.flavor ? [where.flavor] : where.teamId ? ['service-v1', 'mailcare'] : ['mailcare', 'service-v1'];
+      // The API document's service needs a team and a token; without them only MailCare is worth asking.
+      const serviceNeeds: Record<string, string[]> = {};
+      if (!where.teamId) serviceNeeds.teamId = [TEAM_NEEDED];
+      if (!secret) serviceNeeds.token = ['Enter the access token.'];
+      if (Object.keys(serviceNeeds).length > 0) candidates = candidates.filter((f) => f !== 'service-v1');
+      if (candidates.length === 0) {
+        throw new ServiceError('validation', Object.values(serviceNeeds)[0]![0]!, { fields: serviceNeeds });
+      }
+      if (secret && transportOf(where.baseUrl) === 'clear' && !(await deps.confirm(clearTransportQuestion(where.baseUrl)))) {
         throw new ServiceError('validation', 'Not tested: the token was not sent over plain http://.', {
           fields: { baseUrl: ['Use https:// for this server.'] },
         });
       }
-      const probe = new ServiceClient({ baseUrl: address, teamId, token: secret }, { ...deps.http, maxRetries: 0 });
-      const page = await probe.listEmails({ limit: 1 }, { fresh: true });
-      return { ok: true as const, total: page.meta.total };
+      try {
+        const found = await detectServer({ baseUrl: where.baseUrl, teamId: where.teamId, secret, candidates, http: deps.http });
+        return { ok: true as const, ...found, baseUrl: where.baseUrl, teamId: FLAVOR_TRAITS[found.flavor].teams ? where.teamId : '' };
+      } catch (error) {
+        if (error instanceof ServiceError && error.kind === 'auth') {
+          const message = secret
+            ? 'The server did not accept these credentials (401). Check the token for a typo, or whether it has expired.'
+            : 'This server asks for a login (401): enter its credentials.';
+          throw new ServiceError('auth', message, { status: 401, fields: { token: [message] } });
+        }
+        throw error;
+      }
     },
     switchAccount: async ({ id }) => {
       await accounts.setActive(id);
@@ -234,7 +269,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const found: string[] = demoToken ? [demoToken] : [];
       for (const summary of accounts.summaries()) {
         try {
-          found.push(accounts.connection(summary.id).token);
+          const { token } = accounts.connection(summary.id);
+          if (token !== null) found.push(token, ...token.split(':').filter((part) => part.length >= 6));
         } catch {
           // No usable token: nothing to redact.
         }

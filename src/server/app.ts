@@ -1,13 +1,14 @@
+import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AUTOMATION_INPUT_FIELDS, validateAutomationInput, type AutomationInput, type Validation } from '../shared/domain/automation.ts';
-import { compilePattern } from '../shared/domain/pattern.ts';
 import { BODY_FORMATS } from '../shared/domain/email.ts';
+import type { FlavorName } from '../shared/domain/flavor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/domain/list-query.ts';
 import { negotiate } from './negotiate.ts';
 import type { ReferenceService } from './service.ts';
-import { automationResource, emailResource, type ListFilters, type TeamStore } from './team-store.ts';
+import { ColumnCannotBeNull, SERVER_FLAVORS, SERVICE_VENDOR } from './flavors.ts';
+import type { ListFilters, StoredAutomation, TeamStore } from './team-store.ts';
 
-export const VENDOR_JSON = 'application/vnd.service.v1+json';
+export const VENDOR_JSON = SERVICE_VENDOR;
 /** Bodies of automation writes; anything larger answers 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -15,11 +16,19 @@ export interface AppOptions {
   /** Requests per minute per client; 0 or absent turns the limit off. */
   rateLimit?: number;
   logger?: boolean;
+  /** Which wire to speak (flavors.ts); the API document's by default. */
+  flavor?: FlavorName;
+  /** MailCare only: require this HTTP Basic login (otherwise no auth, as MAILCARE_AUTH=false). */
+  basic?: { user: string; password: string };
+  /** MailCare only: false answers 403 on every automation route (MAILCARE_AUTOMATIONS=false). */
+  automations?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     team: TeamStore;
+    /** Laravel renders its HTML error page to clients that do not ask for JSON (MailCare). */
+    htmlErrors?: boolean;
   }
 }
 
@@ -34,30 +43,32 @@ function firstString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
+/** Laravel answers JSON errors only when the first acceptable type is JSON. */
+function wantsJson(request: FastifyRequest): boolean {
+  const first = (request.headers.accept ?? '').split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.includes('/json') || first.includes('+json');
+}
+
 function notFound(reply: FastifyReply, model: string, id: string) {
+  if (reply.request.htmlErrors && !wantsJson(reply.request)) {
+    return reply.code(404).type('text/html; charset=UTF-8').send('<!DOCTYPE html><html><head><title>Not Found</title></head><body><div class="code">404</div><div class="message">Not Found</div></body></html>');
+  }
   return reply.code(404).send({ message: `No query results for model [App\\${model}] ${id}` });
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function unprocessable(reply: FastifyReply, errors: Record<string, string[]>) {
   const [first] = Object.values(errors).flat();
   return reply.code(422).send({ message: first ?? 'The given data was invalid.', errors });
-}
-
-/**
- * The shared rules, then what only the service decides: criteria must compile
- * on its linear-time engine (RE2: no backreferences or lookaround).
- */
-function checkAutomation(body: unknown): Validation<Required<AutomationInput>> {
-  const checked = validateAutomationInput(body);
-  if (!checked.ok) return checked;
-  const errors: Record<string, string[]> = {};
-  for (const field of ['subject', 'sender', 'inbox'] as const) {
-    const source = checked.value[field];
-    if (source === null) continue;
-    const compiled = compilePattern(source);
-    if (!compiled.ok) errors[field] = [compiled.message];
-  }
-  return Object.keys(errors).length > 0 ? { ok: false, errors } : checked;
 }
 
 /** A fixed window per client: every answer says how much is left. */
@@ -82,13 +93,16 @@ function createRateLimiter(perMinute: number) {
 }
 
 export function buildApp(service: ReferenceService, options: AppOptions = {}): FastifyInstance {
+  const flavor = SERVER_FLAVORS[options.flavor ?? 'service-v1'];
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
   const jsonParser = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(VENDOR_JSON, { parseAs: 'string' }, jsonParser);
+  app.addContentTypeParser(flavor.vendorType, { parseAs: 'string' }, jsonParser);
+  // Automation writes are JSON: anything else (text/plain included) is 415.
+  app.removeContentTypeParser('text/plain');
 
   // Laravel-style bodies for the framework's own errors (bad JSON, 413, 415).
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    const status = error instanceof ColumnCannotBeNull ? 500 : error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     void reply.code(status).send({ message: status === 500 ? 'Server Error' : error.message });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not Found' }));
@@ -99,12 +113,26 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
     async (teamRoutes) => {
       teamRoutes.addHook('onRequest', async (request: TeamRequest, reply) => {
         const header = request.headers.authorization ?? '';
-        const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
-        if (limit && !limit(token || request.ip, reply)) return reply;
-        const teamId = token ? service.teamForToken(token) : null;
-        if (teamId === null) return reply.code(401).send({ message: 'Unauthenticated.' });
-        if (teamId !== request.params.teamId) return reply.code(403).send({ message: 'This action is unauthorized.' });
-        request.team = service.team(teamId);
+        if (flavor.teams) {
+          const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
+          if (limit && !limit(token || request.ip, reply)) return reply;
+          const teamId = token ? service.teamForToken(token) : null;
+          if (teamId === null) return reply.code(401).send({ message: 'Unauthenticated.' });
+          if (teamId !== request.params.teamId) return reply.code(403).send({ message: 'This action is unauthorized.' });
+          request.team = service.team(teamId);
+          return;
+        }
+        // MailCare: one mailbox store, no teams; HTTP Basic when configured, else open.
+        if (limit && !limit(request.ip, reply)) return reply;
+        request.htmlErrors = true;
+        if (options.basic) {
+          const encoded = /^Basic\s+(.+)$/i.exec(header)?.[1] ?? '';
+          const [user, ...rest] = Buffer.from(encoded, 'base64').toString('utf8').split(':');
+          if (!sameSecret(user ?? '', options.basic.user) || !sameSecret(rest.join(':'), options.basic.password)) {
+            return reply.code(401).header('WWW-Authenticate', 'Basic').send({ message: 'Invalid credentials.' });
+          }
+        }
+        request.team = service.team(service.defaultTeamId);
       });
 
       teamRoutes.get('/emails', async (request: TeamRequest, reply) => {
@@ -138,7 +166,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
         const matches = request.team.query(filters);
         const lastPage = Math.max(1, Math.ceil(matches.length / perPage));
         const slice = matches.slice((page - 1) * perPage, page * perPage);
-        const path = `${request.protocol}://${request.host}/api/teams/${encodeURIComponent(request.team.id)}/emails`;
+        const path = `${request.protocol}://${request.host}${flavor.teams ? `/api/teams/${encodeURIComponent(request.team.id)}` : '/api'}/emails`;
         const pageUrl = (n: number) => {
           const params = new URLSearchParams();
           for (const [key, value] of Object.entries(query)) {
@@ -149,8 +177,9 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           return `${path}?${params}`;
         };
         const from = slice.length > 0 ? (page - 1) * perPage + 1 : null;
+        reply.type(flavor.listType);
         return {
-          data: slice.map(emailResource),
+          data: slice.map(flavor.emailResource),
           links: {
             first: pageUrl(1),
             last: pageUrl(lastPage),
@@ -177,7 +206,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           ...(email.text !== null ? [BODY_FORMATS.text] : []),
           BODY_FORMATS.raw,
           'application/json',
-          VENDOR_JSON,
+          flavor.vendorType,
         ];
         reply.header('Vary', 'Accept');
         const chosen = negotiate(request.headers.accept, offered);
@@ -191,12 +220,15 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           case BODY_FORMATS.text:
             return reply.type('text/plain; charset=UTF-8').send(email.text);
           case BODY_FORMATS.raw:
-            return reply.type('message/rfc2822').send(email.raw);
+            // MailCare sends the raw message through Laravel's e(): HTML-escaped.
+            return flavor.escapesRaw
+              ? reply.type('message/rfc2822; charset=UTF-8').send(escapeHtml(email.raw.toString('utf8')))
+              : reply.type('message/rfc2822').send(email.raw);
           default:
             // The JSON read is what marks an email read, as in the real service.
             email.read ??= new Date();
             service.scheduleSave(request.team.id);
-            return reply.type(chosen).send(JSON.stringify({ data: emailResource(email) }));
+            return reply.type(chosen).send(JSON.stringify({ data: flavor.emailResource(email) }));
         }
       });
 
@@ -229,41 +261,47 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           .send(attachment.content);
       });
 
-      teamRoutes.get('/automations', async (request: TeamRequest) => ({
-        data: [...request.team.automations.values()].map(automationResource),
+      // MailCare with automations turned off answers 403 on all of these.
+      const automationsOff = async (_request: FastifyRequest, reply: FastifyReply) => {
+        if (options.automations === false) return reply.code(403).send({ message: '' });
+      };
+      const written = (reply: FastifyReply, code: number, automation: StoredAutomation) =>
+        flavor.writeAnswer === 'empty'
+          ? reply.code(200).send('')
+          : reply.code(code).type(flavor.vendorType).send(JSON.stringify({ data: flavor.automationResource(automation) }));
+
+      teamRoutes.get('/automations', { onRequest: automationsOff }, async (request: TeamRequest) => ({
+        data: [...request.team.automations.values()].map(flavor.automationResource),
       }));
 
-      teamRoutes.post('/automations', async (request: TeamRequest, reply) => {
-        const checked = checkAutomation(request.body);
+      teamRoutes.post('/automations', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
+        const checked = flavor.checkAutomation(request.body);
         if (!checked.ok) return unprocessable(reply, checked.errors);
         const automation = request.team.createAutomation(checked.value);
         service.scheduleSave(request.team.id);
-        return reply.code(201).type(VENDOR_JSON).send(JSON.stringify({ data: automationResource(automation) }));
+        return written(reply, 201, automation);
       });
 
-      teamRoutes.put('/automations/:id', async (request: TeamRequest, reply) => {
+      teamRoutes.put('/automations/:id', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
         const automation = request.team.automations.get(request.params.id ?? '');
         if (!automation) return notFound(reply, 'Automation', request.params.id ?? '');
-        const checked = checkAutomation(request.body);
+        const checked = flavor.checkAutomation(request.body);
         if (!checked.ok) return unprocessable(reply, checked.errors);
-        // Fields left out of the body keep their value; a failed request changed nothing.
-        const body = request.body as Record<string, unknown>;
-        for (const field of AUTOMATION_INPUT_FIELDS) {
-          if (field in body) Object.assign(automation, { [field]: checked.value[field] });
-        }
+        // A failed request changed nothing; a good one writes what the flavor writes.
+        Object.assign(automation, flavor.updateFields(request.body as Record<string, unknown>, checked.value));
         automation.updated_at = new Date();
         service.scheduleSave(request.team.id);
-        return reply.type(VENDOR_JSON).send(JSON.stringify({ data: automationResource(automation) }));
+        return written(reply, 200, automation);
       });
 
-      teamRoutes.delete('/automations/:id', async (request: TeamRequest, reply) => {
+      teamRoutes.delete('/automations/:id', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
         const id = request.params.id ?? '';
         if (!request.team.automations.delete(id)) return notFound(reply, 'Automation', id);
         service.scheduleSave(request.team.id);
         return reply.code(200).send('');
       });
     },
-    { prefix: '/api/teams/:teamId' },
+    { prefix: flavor.prefix },
   );
 
   return app;

@@ -3,9 +3,12 @@
  * npm run server -- --port 8025 --team demo --token <t> --seed <folder of .eml>
  *   [--data <dir>] [--smtp-port 2525] [--rate-limit 60] [--host 127.0.0.1]
  *   [--allow-private-webhooks]   (webhooks to loopback/private/link-local addresses)
+ *   [--flavor mailcare [--basic user:password] [--no-automations]]   (MailCare's own API)
+ * The rate limit is 60 requests a minute per client unless --rate-limit 0, like the real service.
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { FLAVORS, isFlavor } from '../shared/domain/flavor.ts';
 import { randomToken, startReferenceService } from './index.ts';
 
 const { values } = parseArgs({
@@ -19,8 +22,19 @@ const { values } = parseArgs({
     'smtp-port': { type: 'string' },
     'rate-limit': { type: 'string' },
     'allow-private-webhooks': { type: 'boolean', default: false },
+    flavor: { type: 'string', default: 'service-v1' },
+    basic: { type: 'string' },
+    automations: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
+
+if (!isFlavor(values.flavor)) {
+  console.error(`--flavor must be one of: ${FLAVORS.join(', ')}`);
+  process.exit(2);
+}
+const flavor = values.flavor;
+const [basicUser, ...basicRest] = (values.basic ?? '').split(':');
 
 const started = Date.now();
 const token = values.token ?? randomToken();
@@ -31,13 +45,20 @@ const running = await startReferenceService({
   seedDir: values.seed ? resolve(values.seed) : undefined,
   dataDir: values.data ? resolve(values.data) : undefined,
   smtpPort: values['smtp-port'] === undefined ? undefined : Number(values['smtp-port']),
-  rateLimit: values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']),
+  rateLimit: values['rate-limit'] === undefined ? 60 : Number(values['rate-limit']),
   allowPrivateWebhooks: values['allow-private-webhooks'],
+  flavor,
+  basic: values.basic ? { user: basicUser ?? '', password: basicRest.join(':') } : undefined,
+  automations: values.automations,
 });
 const emails = running.service.team(values.team).emails.size;
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
-console.log(`Base URL: ${running.baseUrl}/api/teams/${values.team}`);
-console.log(`Token:    ${token}`);
+if (flavor === 'mailcare') {
+  console.log(`Base URL: ${running.baseUrl}/api (MailCare)${values.basic ? `, login ${basicUser}` : ', no login'}`);
+} else {
+  console.log(`Base URL: ${running.baseUrl}/api/teams/${values.team}`);
+  console.log(`Token:    ${token}`);
+}
 if (running.smtpPort !== null) console.log(`SMTP:     ${running.smtpHost}:${running.smtpPort} (loopback only)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

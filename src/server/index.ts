@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FlavorName } from '../shared/domain/flavor.ts';
 import { buildApp } from './app.ts';
 import { ReferenceService, type TeamConfig } from './service.ts';
 import { startSmtp } from './smtp.ts';
@@ -19,10 +20,16 @@ export interface StartOptions {
   webhookTimeoutMs?: number;
   /** Let webhooks reach loopback, private and link-local addresses (tests, a private network). */
   allowPrivateWebhooks?: boolean;
+  /** `mailcare` speaks MailCare's own API (flavors.ts); the API document's by default. */
+  flavor?: FlavorName;
+  /** MailCare flavor: require this HTTP Basic login. */
+  basic?: { user: string; password: string };
+  /** MailCare flavor: false turns automations off (403), like MAILCARE_AUTOMATIONS=false. */
+  automations?: boolean;
 }
 
 export interface RunningService {
-  /** `http://127.0.0.1:PORT`, the base the API's paths sit under. */
+  /** `http://127.0.0.1:PORT`, the base the API's paths sit under (`/api/teams/{team}`, or `/api` for MailCare). */
   baseUrl: string;
   teams: TeamConfig[];
   smtpPort: number | null;
@@ -45,12 +52,18 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     dataDir: options.dataDir,
     webhookTimeoutMs: options.webhookTimeoutMs,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
+    flavor: options.flavor,
   });
   for (const team of teams) {
     const loaded = await service.load(team.id);
     if (!loaded && options.seedDir && team.id === service.defaultTeamId) await service.seedFrom(options.seedDir);
   }
-  const app = buildApp(service, { rateLimit: options.rateLimit });
+  const app = buildApp(service, {
+    rateLimit: options.rateLimit,
+    flavor: options.flavor,
+    basic: options.basic,
+    automations: options.automations,
+  });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();

@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
+import type { FlavorName } from '../shared/domain/flavor.ts';
+import { SERVER_FLAVORS } from './flavors.ts';
 import { uuidFromName } from './ids.ts';
 import { parseMessage } from './ingest.ts';
 import { TeamStore, type StoredAutomation, type StoredEmail } from './team-store.ts';
@@ -18,6 +20,8 @@ export interface ServiceOptions {
   webhookTimeoutMs?: number;
   /** Deliver webhooks to loopback, private and link-local addresses (off: refused). */
   allowPrivateWebhooks?: boolean;
+  /** How webhooks look and when matched mail is deleted (flavors.ts). */
+  flavor?: FlavorName;
 }
 
 interface PersistedState {
@@ -101,6 +105,7 @@ export class ReferenceService {
     return runAutomations(team.automations.values(), email, {
       timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
       allowPrivate: this.options.allowPrivateWebhooks === true,
+      flavor: SERVER_FLAVORS[this.options.flavor ?? 'service-v1'],
       onChange: () => this.scheduleSave(team.id),
       deleteEmail: (id) => {
         team.deleteEmail(id);
@@ -193,7 +198,7 @@ export class ReferenceService {
       });
     }
     for (const a of state.automations) {
-      team.automations.set(a.id, { ...a, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) });
+      team.automations.set(a.id, { ...a, action_email: a.action_email ?? null, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) });
     }
     return true;
   }

@@ -3,7 +3,8 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Criterion } from '../shared/domain/automation.ts';
 import { matchAutomation } from '../shared/domain/automation-match.ts';
-import { emailResource, type StoredAutomation, type StoredEmail } from './team-store.ts';
+import { SERVICE_V1, type ServerFlavor } from './flavors.ts';
+import type { StoredAutomation, StoredEmail } from './team-store.ts';
 import { resolveWebhookTarget } from './webhook-target.ts';
 
 /**
@@ -16,10 +17,10 @@ import { resolveWebhookTarget } from './webhook-target.ts';
  */
 
 const CRITERION_HEADERS: Record<Criterion, string> = {
-  subject: 'X-Service-Subject',
-  sender: 'X-Service-Sender',
-  inbox: 'X-Service-Inbox',
-  has_attachments: 'X-Service-Has-Attachments',
+  subject: 'Subject',
+  sender: 'Sender',
+  inbox: 'Inbox',
+  has_attachments: 'Has-Attachments',
 };
 
 export interface WebhookRequest {
@@ -32,7 +33,12 @@ export function signPayload(body: Buffer | string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-export function buildWebhook(automation: StoredAutomation, email: StoredEmail, hits: Criterion[]): WebhookRequest {
+/**
+ * The request an automation sends for an email, as the flavor sends it:
+ * X-Service-* with a delivery id and an HMAC signature, or MailCare's
+ * X-MailCare-* with the secret token as is.
+ */
+export function buildWebhook(automation: StoredAutomation, email: StoredEmail, hits: Criterion[], flavor: ServerFlavor = SERVICE_V1): WebhookRequest {
   let body: Buffer;
   let contentType: string;
   switch (automation.payload_format) {
@@ -41,24 +47,27 @@ export function buildWebhook(automation: StoredAutomation, email: StoredEmail, h
       contentType = 'message/rfc2822';
       break;
     case 'json_with_bodies':
-      body = Buffer.from(JSON.stringify({ data: { ...emailResource(email), html: email.html, text: email.text } }));
+      body = Buffer.from(JSON.stringify({ data: { ...flavor.emailResource(email), html: email.html, text: email.text } }));
       contentType = 'application/json';
       break;
     default:
-      body = Buffer.from(JSON.stringify({ data: emailResource(email) }));
+      body = Buffer.from(JSON.stringify({ data: flavor.emailResource(email) }));
       contentType = 'application/json';
   }
+  const prefix = flavor.headerPrefix;
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     'User-Agent': 'InboxDesk-ReferenceService/1',
-    'X-Service-Event': 'email.received',
-    'X-Service-Delivery': randomUUID(),
-    'X-Service-Title': encodeURIComponent(automation.title),
+    [`${prefix}-Title`]: encodeURIComponent(automation.title),
   };
-  for (const hit of hits) headers[CRITERION_HEADERS[hit]] = 'HIT';
+  if (flavor.signs) {
+    headers[`${prefix}-Event`] = 'email.received';
+    headers[`${prefix}-Delivery`] = randomUUID();
+  }
+  for (const hit of hits) headers[`${prefix}-${CRITERION_HEADERS[hit]}`] = 'HIT';
   if (automation.action_secret_token) {
-    headers['X-Service-Secret-Token'] = automation.action_secret_token;
-    headers['X-Service-Signature'] = signPayload(body, automation.action_secret_token);
+    headers[`${prefix}-Secret-Token`] = automation.action_secret_token;
+    if (flavor.signs) headers[`${prefix}-Signature`] = signPayload(body, automation.action_secret_token);
   }
   return { url: automation.action_url ?? '', headers, body };
 }
@@ -124,7 +133,7 @@ export interface AutomationOutcome {
 export async function runAutomations(
   automations: Iterable<StoredAutomation>,
   email: StoredEmail,
-  options: DeliveryOptions & { onChange: () => void; deleteEmail: (id: string) => void },
+  options: DeliveryOptions & { flavor?: ServerFlavor; onChange: () => void; deleteEmail: (id: string) => void },
 ): Promise<AutomationOutcome[]> {
   const target = {
     subject: email.subject,
@@ -141,7 +150,7 @@ export async function runAutomations(
       (async () => {
         let delivered: boolean | null = null;
         if (automation.action_url) {
-          delivered = await deliver(buildWebhook(automation, email, hits), options);
+          delivered = await deliver(buildWebhook(automation, email, hits, options.flavor), options);
           automation.in_error = !delivered;
           options.onChange();
         }
@@ -152,6 +161,7 @@ export async function runAutomations(
   if (runs.length > 0) options.onChange();
   const outcomes = await Promise.all(runs);
   const wantDelete = outcomes.filter((o) => o.deleteEmail);
-  if (wantDelete.length > 0 && wantDelete.every((o) => o.delivered !== false)) options.deleteEmail(email.id);
+  const regardless = options.flavor?.deleteRegardless === true;
+  if (wantDelete.length > 0 && (regardless || wantDelete.every((o) => o.delivered !== false))) options.deleteEmail(email.id);
   return outcomes;
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
+import { FLAVORS, type FlavorName } from './domain/flavor.ts';
 import { ListQuerySchema } from './domain/list-query.ts';
 import { THEMES, type Settings } from './domain/settings.ts';
 import type { EventName, Method } from './bridge-spec.ts';
@@ -65,13 +66,19 @@ export const SettingsSchema = z
   .strict() satisfies z.ZodType<Settings>;
 export { THEMES, type Settings };
 
+/** `auto`: main finds out by asking the server (testConnection). */
+const FlavorChoice = z.enum(['auto', ...FLAVORS]);
+
+// Empty fields pass the schema: main answers them with messages a person can act on.
 export const AccountInputSchema = z
   .object({
     /** Absent: a new account. */
     id: Id.optional(),
-    name: z.string().trim().min(1).max(100),
-    baseUrl: z.string().trim().min(1).max(2000),
-    teamId: z.string().trim().min(1).max(200),
+    name: z.string().trim().max(100),
+    /** Any form people paste: a base, a base with /api, or …/api/teams/{team}. */
+    baseUrl: z.string().trim().max(2000),
+    teamId: z.string().trim().max(200).optional(),
+    flavor: FlavorChoice.optional(),
     /** Absent: keep the stored token. */
     token: z.string().min(1).max(10_000).optional(),
     /**
@@ -85,8 +92,9 @@ export type AccountInput = z.infer<typeof AccountInputSchema>;
 
 export const ConnectionTestSchema = z
   .object({
-    baseUrl: z.string().trim().min(1).max(2000),
-    teamId: z.string().trim().min(1).max(200),
+    baseUrl: z.string().trim().max(2000),
+    teamId: z.string().trim().max(200).optional(),
+    flavor: FlavorChoice.optional(),
     token: z.string().min(1).max(10_000).optional(),
     /** Test with the token already stored for this account. */
     accountId: Id.optional(),
@@ -109,7 +117,8 @@ export const contract = {
   getAccounts: None,
   saveAccount: AccountInputSchema,
   testConnection: ConnectionTestSchema,
-  switchAccount: z.object({ id: Id }).strict(),
+  /** `id: null` goes back to the bundled demo. */
+  switchAccount: z.object({ id: Id.nullable() }).strict(),
   removeAccount: z.object({ id: Id }).strict(),
   getSettings: None,
   updateSettings: SettingsSchema.partial().strict(),
@@ -122,12 +131,23 @@ export interface AccountSummary {
   name: string;
   baseUrl: string;
   teamId: string;
+  flavor: FlavorName;
   /** The renderer learns only whether a token is stored, never the token. */
   hasToken: boolean;
   /** Where the token lives: never the token itself. */
   tokenStorage: 'encrypted' | 'plaintext' | 'session-only' | null;
   /** How the token travels: TLS, loopback, or in clear (http:// beyond this machine, by consent). */
   transport: 'encrypted' | 'loopback' | 'clear';
+}
+
+/** What "Test connection" found: the server's kind and where it really is. */
+export interface ConnectionFound {
+  ok: true;
+  total: number;
+  flavor: FlavorName;
+  /** The address as Inbox Desk will use it (scheme added, /api… taken off). */
+  baseUrl: string;
+  teamId: string;
 }
 
 export interface AccountsState {
@@ -156,7 +176,8 @@ export interface AppInfo {
 }
 
 export interface Results {
-  listEmails: EmailPage;
+  /** `unknownAddress`: the filter names an inbox or sender with no mail yet (an empty page, not an error). */
+  listEmails: EmailPage & { unknownAddress?: { field: 'inbox' | 'sender'; value: string } };
   getEmail: Email;
   getEmailBody: EmailBody;
   deleteEmail: null;
@@ -168,7 +189,7 @@ export interface Results {
   deleteAutomation: null;
   getAccounts: AccountsState;
   saveAccount: AccountsState;
-  testConnection: { ok: true; total: number };
+  testConnection: ConnectionFound;
   switchAccount: AccountsState;
   removeAccount: AccountsState;
   getSettings: Settings;

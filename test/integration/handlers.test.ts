@@ -91,7 +91,7 @@ describe('handlers over two accounts', () => {
 
   it('tests a connection before saving, reporting a bad token clearly', async () => {
     const good = await dispatch(handlers, 'testConnection', { baseUrl: a.baseUrl, teamId: 'a', token: 'token-of-team-a' });
-    expect(good).toEqual({ ok: true, value: { ok: true, total: 1 } });
+    expect(good).toEqual({ ok: true, value: { ok: true, total: 1, flavor: 'service-v1', baseUrl: a.baseUrl, teamId: 'a' } });
     const bad = await dispatch(handlers, 'testConnection', { baseUrl: a.baseUrl, teamId: 'a', token: 'wrong-token-123' });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {

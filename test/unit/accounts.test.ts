@@ -28,10 +28,10 @@ describe('accounts and the settings file', () => {
     expect(JSON.parse(onDisk).accounts[0].token.scheme).toBe('encrypted');
     expect(await readFile(`${path}.bak`, 'utf8')).not.toContain(TOKEN);
     expect(accounts.summaries()[0]).toEqual({
-      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', hasToken: true, tokenStorage: 'encrypted', transport: 'encrypted',
+      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', flavor: 'service-v1', hasToken: true, tokenStorage: 'encrypted', transport: 'encrypted',
     });
     const reloaded = await AccountManager.load(path, new TokenVault(cipher));
-    expect(reloaded.connection(id)).toEqual({ baseUrl: 'https://mail.acme.test', teamId: 'acme', token: TOKEN });
+    expect(reloaded.connection(id)).toEqual({ baseUrl: 'https://mail.acme.test', teamId: 'acme', token: TOKEN, flavor: 'service-v1' });
     expect(reloaded.activeId).toBe(id);
   });
 

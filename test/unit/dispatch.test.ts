@@ -47,7 +47,7 @@ describe('main: dispatch checks every call before anything runs', () => {
     ['listEmails', { token: 'steal' }],
     ['setFavorite', { id: 'abc' }],
     ['updateAutomation', { id: 'abc', input: 'title=x' }],
-    ['saveAccount', { name: '', baseUrl: 'http://x', teamId: 't' }],
+    ['saveAccount', { name: 'x'.repeat(101), baseUrl: 'http://x', teamId: 't' }],
     ['openExternal', { url: 5 }],
     ['updateSettings', { pageSize: 3 }],
   ];

@@ -46,7 +46,7 @@ describe('automation rules', () => {
       ok: true,
       value: {
         title: 'Invoices', sender: null, inbox: 'billing@acme.test', subject: '^Invoice', has_attachments: true,
-        action_url: 'https://hooks.example/x', action_secret_token: 's', action_delete_email: false, payload_format: 'raw',
+        action_url: 'https://hooks.example/x', action_email: null, action_secret_token: 's', action_delete_email: false, payload_format: 'raw',
       },
     });
   });

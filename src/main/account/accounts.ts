@@ -6,6 +6,7 @@ import {
   type AccountSummary,
   type Settings,
 } from '../../shared/contract.ts';
+import { FLAVOR_TRAITS, FLAVORS, type FlavorName } from '../../shared/domain/flavor.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { JsonFile } from './json-file.ts';
@@ -26,6 +27,8 @@ const StoredAccountSchema = z.object({
   name: z.string(),
   baseUrl: z.string(),
   teamId: z.string(),
+  /** Files from before flavors hold API-document accounts. */
+  flavor: z.enum(FLAVORS).default('service-v1'),
   token: StoredTokenSchema.nullable(),
 });
 type StoredAccount = Omit<z.infer<typeof StoredAccountSchema>, 'token'> & { token: StoredToken | null };
@@ -105,6 +108,7 @@ export class AccountManager {
       name: account.name,
       baseUrl: account.baseUrl,
       teamId: account.teamId,
+      flavor: account.flavor,
       transport: URL.canParse(account.baseUrl) ? transportOf(account.baseUrl) : 'clear',
       hasToken: account.token !== null || this.vault.hasSessionToken(account.id),
       tokenStorage:
@@ -125,9 +129,9 @@ export class AccountManager {
   }
 
   /** Checks a base URL the way the client will use it; answers the normalised form. */
-  static normaliseBaseUrl(baseUrl: string): string {
+  static normaliseBaseUrl(baseUrl: string, flavor?: FlavorName): string {
     try {
-      apiRoot(baseUrl, 'x');
+      apiRoot(baseUrl, 'x', flavor);
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Not a usable address.';
       throw new ServiceError('validation', message, { fields: { baseUrl: [message] } });
@@ -141,12 +145,18 @@ export class AccountManager {
    * needs the token typed again.
    */
   async save(input: AccountInput, consent: Consent = {}): Promise<string> {
-    const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl);
+    // Not said (or "auto" without a test): a team means the API document's service.
+    const flavor: FlavorName = input.flavor && input.flavor !== 'auto' ? input.flavor : input.teamId ? 'service-v1' : 'mailcare';
+    const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl, flavor);
     const origin = originOf(baseUrl)!;
     const existing = input.id ? this.find(input.id) : null;
-    if (!existing && !input.token) {
+    const traits = FLAVOR_TRAITS[flavor];
+    if (traits.teams && !input.teamId) {
+      throw new ServiceError('validation', TEAM_NEEDED, { fields: { teamId: [TEAM_NEEDED] } });
+    }
+    if (traits.auth === 'bearer' && !existing && !input.token) {
       throw new ServiceError('validation', 'A new account needs an access token.', {
-        fields: { token: ['The access token is required.'] },
+        fields: { token: ['Enter the access token.'] },
       });
     }
     if (transportOf(baseUrl) === 'clear' && !consent.clearTransport) {
@@ -156,10 +166,11 @@ export class AccountManager {
     let token: StoredToken | null = existing?.token ?? null;
     if (input.token) {
       token = this.vault.seal(id, input.token, origin, consent.plaintext === true);
-    } else if (existing && this.boundOrigin(existing) !== origin) {
+    } else if (existing && existing.token !== null && this.boundOrigin(existing) !== origin) {
       throw new ServiceError('validation', ORIGIN_CHANGED, { fields: { token: [ORIGIN_CHANGED] } });
     }
-    const account: StoredAccount = { id, name: input.name, baseUrl, teamId: input.teamId, token };
+    const teamId = traits.teams ? (input.teamId ?? '') : '';
+    const account: StoredAccount = { id, name: input.name || new URL(baseUrl).host, baseUrl, teamId, flavor, token };
     this.data.accounts = existing
       ? this.data.accounts.map((a) => (a.id === id ? account : a))
       : [...this.data.accounts, account];
@@ -174,8 +185,9 @@ export class AccountManager {
     return this.vault.open(found.id, found.token)?.origin ?? null;
   }
 
-  async setActive(id: string): Promise<void> {
-    this.find(id);
+  /** null goes back to the bundled demo. */
+  async setActive(id: string | null): Promise<void> {
+    if (id !== null) this.find(id);
     this.data.activeId = id;
     await this.persist();
   }
@@ -191,12 +203,16 @@ export class AccountManager {
   /** Base URL, team and the opened token of an account; main-only. */
   connection(id: string): Connection {
     const account = this.find(id);
+    // A MailCare server without a login is reached with no secret at all.
+    if (account.token === null && FLAVOR_TRAITS[account.flavor].auth === 'basic-or-none' && !this.vault.hasSessionToken(id)) {
+      return { baseUrl: account.baseUrl, teamId: account.teamId, token: null, flavor: account.flavor };
+    }
     const opened = this.openToken(account);
     if (opened.origin !== originOf(account.baseUrl)) {
       // Never happens through save(); a hand-edited file must not redirect the token either.
       throw new ServiceError('auth', `The token of "${account.name}" belongs to another server. Enter it again in Settings.`);
     }
-    return { baseUrl: account.baseUrl, teamId: account.teamId, token: opened.token };
+    return { baseUrl: account.baseUrl, teamId: account.teamId, token: opened.token, flavor: account.flavor };
   }
 
   /**
@@ -246,6 +262,7 @@ export class AccountManager {
   }
 }
 
+export const TEAM_NEEDED = 'Enter the team id: the part after /api/teams/ in your service’s address.';
 export const ORIGIN_CHANGED =
   'The stored token is only ever sent to the server it was saved for. Enter the access token again to use this address.';
 export const CLEAR_TRANSPORT_REFUSED =

@@ -11,16 +11,24 @@ import {
   type EmailBody,
   type EmailPage,
 } from '../../shared/domain/email.ts';
+import type { FlavorName } from '../../shared/domain/flavor.ts';
 import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/list-query.ts';
 import { ServiceError } from './errors.ts';
-import { abortableSleep, exchange, VENDOR_JSON, type HttpOptions, type RateLimitReading } from './http.ts';
+import { clientFlavor, type ClientFlavor, type Operation } from './flavors/index.ts';
+import { abortableSleep, exchange, type HttpOptions, type RateLimitReading } from './http.ts';
 import { LruCache } from './lru.ts';
 
 export interface Connection {
   baseUrl: string;
+  /** Empty for servers without teams (MailCare). */
   teamId: string;
-  token: string;
+  /** The bearer token, MailCare's "email:password", or null for a server without auth. */
+  token: string | null;
+  flavor?: FlavorName;
 }
+
+/** A list page; when a filter names an address the server has never seen, an empty page that says so. */
+export type EmailListing = EmailPage & { unknownAddress?: { field: 'inbox' | 'sender'; value: string } };
 
 /** Caps, stated once. */
 export const LIMITS = {
@@ -43,18 +51,6 @@ export const DEFAULT_HTTP: HttpOptions = {
   sleep: abortableSleep,
 };
 
-type Operation =
-  | 'listEmails'
-  | 'getEmail'
-  | 'getEmailBody'
-  | 'deleteEmail'
-  | 'setFavorite'
-  | 'getAttachment'
-  | 'listAutomations'
-  | 'createAutomation'
-  | 'updateAutomation'
-  | 'deleteAutomation';
-
 /** Operations the seed leaves out: a server may lack them (404/405/501 on the route). */
 const OPTIONAL: ReadonlySet<Operation> = new Set([
   'deleteEmail',
@@ -76,20 +72,12 @@ interface RequestSpec {
   view?: string;
 }
 
-/** A normalised URL for the team's API root; refuses what is not http(s). */
-export function apiRoot(baseUrl: string, teamId: string): URL {
-  if (!URL.canParse(baseUrl)) throw new ServiceError('bad-request', `"${baseUrl}" is not a URL.`);
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ServiceError('bad-request', 'The server address must start with http:// or https://.');
-  }
-  if (url.username || url.password) throw new ServiceError('bad-request', 'Put the token in its own field, not in the URL.');
-  const base = url.pathname.replace(/\/+$/, '');
-  url.pathname = `${base}/api/teams/${encodeURIComponent(teamId)}/`;
-  url.search = '';
-  url.hash = '';
-  return url;
+/** A normalised URL for the API root; refuses what is not http(s). */
+export function apiRoot(baseUrl: string, teamId: string, flavor?: FlavorName): URL {
+  return clientFlavor(flavor).apiRoot(baseUrl, teamId);
 }
+
+const EMPTY_LINKS = { first: null, last: null, prev: null, next: null };
 
 function parseJson<S extends z.ZodType>(bytes: Buffer, schema: S): z.output<S> {
   let value: unknown;
@@ -125,7 +113,8 @@ export function unescapeRawIfEscaped(raw: string): string {
  */
 export class ServiceClient {
   private readonly root: URL;
-  private readonly token: string;
+  private readonly token: string | null;
+  readonly flavor: ClientFlavor;
   private readonly http: HttpOptions;
   private readonly views = new Map<string, AbortController>();
   private readonly inFlight = new Set<AbortController>();
@@ -143,7 +132,8 @@ export class ServiceClient {
   private automations: Automation[] | null = null;
 
   constructor(connection: Connection, http: Partial<HttpOptions> = {}) {
-    this.root = apiRoot(connection.baseUrl, connection.teamId);
+    this.flavor = clientFlavor(connection.flavor);
+    this.root = this.flavor.apiRoot(connection.baseUrl, connection.teamId);
     this.token = connection.token;
     this.http = { ...DEFAULT_HTTP, ...http };
   }
@@ -196,11 +186,10 @@ export class ServiceClient {
     }
     this.inFlight.add(controller);
     const url = new URL(spec.path, this.root);
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.token}`,
-      Accept: spec.accept ?? VENDOR_JSON,
-    };
-    if (spec.body !== undefined) headers['Content-Type'] = VENDOR_JSON;
+    const headers: Record<string, string> = { Accept: spec.accept ?? this.flavor.mediaType };
+    const authorization = this.flavor.authorization(this.token);
+    if (authorization !== null) headers.Authorization = authorization;
+    if (spec.body !== undefined) headers['Content-Type'] = this.flavor.mediaType;
     try {
       return await exchange(
         url,
@@ -215,11 +204,12 @@ export class ServiceClient {
         (reading) => this.noteRate(reading),
       );
     } catch (error) {
-      if (error instanceof ServiceError && OPTIONAL.has(spec.operation) && this.looksUnsupported(error, spec)) {
+      if (!(error instanceof ServiceError)) throw error;
+      if (OPTIONAL.has(spec.operation) && this.looksUnsupported(error, spec)) {
         this.unsupported.add(spec.operation);
         throw new ServiceError('unsupported', 'This server does not offer that operation.', { status: error.status });
       }
-      throw error;
+      throw this.flavor.explain(error, spec.operation);
     } finally {
       this.inFlight.delete(controller);
       if (spec.view && this.views.get(spec.view) === controller) this.views.delete(spec.view);
@@ -227,25 +217,43 @@ export class ServiceClient {
   }
 
   /**
-   * 405/501 always mean "no such operation". A 404 does too when the route
-   * names no resource (GET /automations) or when the server's answer is not the
-   * resource-level "No query results" it gives for a missing id.
+   * 405/501 always mean "no such operation". A 404 does only on a route that
+   * names no resource (the automations collection), and only when it is not
+   * the "No query results" a missing record gets. A 404 for one email or one
+   * attachment is that record missing, never the operation: remembering it
+   * would refuse every later download without asking.
    */
   private looksUnsupported(error: ServiceError, spec: RequestSpec): boolean {
     if (error.kind === 'unsupported') return true;
     if (error.status !== 404) return false;
-    if (spec.operation === 'listAutomations' || spec.operation === 'createAutomation') return true;
-    return !/no query results|email|attachment|automation|model/i.test(error.serverMessage ?? '');
+    if (spec.operation !== 'listAutomations' && spec.operation !== 'createAutomation') return false;
+    return !/no query results|model/i.test(error.serverMessage ?? '');
   }
 
   // ---- emails ------------------------------------------------------------
 
-  async listEmails(query: ListQuery, options: { view?: string; fresh?: boolean } = {}): Promise<EmailPage> {
+  async listEmails(query: ListQuery, options: { view?: string; fresh?: boolean } = {}): Promise<EmailListing> {
     const params = listQueryToSearchParams(query);
     const key = params.toString();
     const cached = this.pages.get(key);
     if (!options.fresh && cached && Date.now() - cached.at < LIMITS.pageFreshMs) return cached.page;
-    const response = await this.request({ operation: 'listEmails', method: 'GET', path: `emails?${key}`, view: options.view });
+    let response;
+    try {
+      response = await this.request({ operation: 'listEmails', method: 'GET', path: `emails?${key}`, view: options.view });
+    } catch (error) {
+      // The service answers 404 for an inbox or sender it has never seen: no mail for it yet.
+      const field = query.inbox ? 'inbox' : query.sender ? 'sender' : null;
+      if (error instanceof ServiceError && error.status === 404 && field !== null) {
+        const perPage = query.limit ?? 25;
+        return {
+          data: [],
+          links: EMPTY_LINKS,
+          meta: { current_page: 1, from: null, last_page: 1, path: '', per_page: perPage, to: null, total: 0 },
+          unknownAddress: { field, value: query[field]! },
+        };
+      }
+      throw error;
+    }
     const page = parseJson(response.bytes, EmailPageSchema);
     this.pages.set(key, { page, at: Date.now() });
     // A list entry is the server's newest word on an email: it refreshes the record cache.
@@ -322,7 +330,8 @@ export class ServiceClient {
       operation: 'getAttachment',
       method: 'GET',
       path: `emails/${encodeURIComponent(emailId)}/attachments/${encodeURIComponent(attachmentId)}`,
-      accept: '*/*',
+      // The bytes are sent whatever we ask; asking JSON first makes errors come back as JSON, not an HTML page.
+      accept: `${this.flavor.mediaType}, application/octet-stream;q=0.9, */*;q=0.8`,
       maxBytes: LIMITS.attachmentBytes,
     });
     return { bytes: response.bytes, contentType: response.contentType };
@@ -336,15 +345,38 @@ export class ServiceClient {
     return this.automations;
   }
 
+  /** The answer's automation, when the server sent one (MailCare answers writes with an empty 200). */
+  private echoedAutomation(bytes: Buffer): Automation | null {
+    if (bytes.toString('utf8').trim() === '') return null;
+    try {
+      return parseJson(bytes, z.object({ data: AutomationSchema })).data;
+    } catch {
+      return null;
+    }
+  }
+
+  /** POST is never retried: a 2xx, empty or not, means it is stored. */
   async createAutomation(input: Required<AutomationInput>): Promise<Automation> {
-    const response = await this.request({ operation: 'createAutomation', method: 'POST', path: 'automations', body: input });
-    const created = parseJson(response.bytes, z.object({ data: AutomationSchema })).data;
+    const known = new Set((this.automations ?? []).map((a) => a.id));
+    const response = await this.request({
+      operation: 'createAutomation',
+      method: 'POST',
+      path: 'automations',
+      body: this.flavor.automationToWire(input),
+    });
     this.automations = null;
-    return created;
+    const echoed = this.echoedAutomation(response.bytes);
+    if (echoed) return echoed;
+    // Stored, but not echoed: find it in a fresh list (the newest one not seen before with this title).
+    const fresh = await this.listAutomations();
+    const created = [...fresh].reverse().find((a) => !known.has(a.id) && a.title === input.title);
+    if (created) return created;
+    throw new ServiceError('bad-response', 'The server stored the automation but did not say how; refresh the list to see it.');
   }
 
   /**
-   * PUT is never retried. The seed leaves the success body open: an answer
+   * PUT is never retried, and sends the whole automation as the user sees it
+   * (MailCare replaces every column). The success body is open: an answer
    * with the automation is used; an empty one is re-read, or merged locally.
    */
   async updateAutomation(id: string, input: Required<AutomationInput>): Promise<Automation> {
@@ -352,16 +384,11 @@ export class ServiceClient {
       operation: 'updateAutomation',
       method: 'PUT',
       path: `automations/${encodeURIComponent(id)}`,
-      body: input,
+      body: this.flavor.automationToWire(input),
     });
     const known = this.automations?.find((a) => a.id === id);
-    if (response.bytes.length > 0 && response.bytes.toString('utf8').trim() !== '') {
-      try {
-        return parseJson(response.bytes, z.object({ data: AutomationSchema })).data;
-      } catch {
-        // Fall through: the update succeeded; only its echo is unreadable.
-      }
-    }
+    const echoed = this.echoedAutomation(response.bytes);
+    if (echoed) return echoed;
     if (!this.unsupported.has('listAutomations')) {
       try {
         const fresh = (await this.listAutomations()).find((a) => a.id === id);

@@ -1,6 +1,5 @@
 import { errorFromException, errorFromResponse, parseRetryAfter, ServiceError } from './errors.ts';
 
-export const VENDOR_JSON = 'application/vnd.service.v1+json';
 
 export interface HttpOptions {
   /** Whole request, headers and body, in ms. */

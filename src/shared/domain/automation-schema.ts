@@ -15,8 +15,12 @@ const flag = z
   .nullish()
   .transform((v) => Boolean(v));
 
-/** An automation as the service returns it (a superset of 2.6), normalised. */
-export const AutomationSchema = z.object({
+/**
+ * An automation as either flavor returns it (a superset of 2.6), normalised:
+ * MailCare's boolean `post_raw` becomes the payload format it stands for.
+ */
+export const AutomationSchema = z
+  .object({
   id: z.string().min(1),
   title: z
     .string()
@@ -27,6 +31,7 @@ export const AutomationSchema = z.object({
   subject: nullableText,
   has_attachments: flag,
   action_url: nullableText,
+  action_email: nullableText,
   action_secret_token: nullableText,
   action_delete_email: flag,
   payload_format: z.enum(PAYLOAD_FORMATS).nullish().catch('json').transform((v) => v ?? 'json'),
@@ -34,5 +39,9 @@ export const AutomationSchema = z.object({
   in_error: flag,
   created_at: timestamp,
   updated_at: timestamp,
-}) satisfies z.ZodType<Automation>; // its output is exactly the Automation the app uses
+  post_raw: z.union([z.boolean(), z.number()]).nullish(),
+})
+  .transform(({ post_raw, ...automation }) =>
+    post_raw === undefined || post_raw === null ? automation : { ...automation, payload_format: post_raw ? ('raw' as const) : ('json' as const) },
+  ) satisfies z.ZodType<Automation>; // its output is exactly the Automation the app uses
 

@@ -1,4 +1,5 @@
 /** Automation rules and matching: no schema library, so the renderer can use them cheaply. */
+import { FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
 
 export const PAYLOAD_FORMATS = ['json', 'raw', 'json_with_bodies'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
@@ -11,6 +12,8 @@ export interface AutomationInput {
   subject?: string | null;
   has_attachments?: boolean;
   action_url?: string | null;
+  /** MailCare: forward matched mail to this address. */
+  action_email?: string | null;
   action_secret_token?: string | null;
   action_delete_email?: boolean;
   payload_format?: PayloadFormat;
@@ -23,6 +26,7 @@ export const AUTOMATION_INPUT_FIELDS = [
   'subject',
   'has_attachments',
   'action_url',
+  'action_email',
   'action_secret_token',
   'action_delete_email',
   'payload_format',
@@ -59,10 +63,12 @@ function compiles(pattern: string): boolean {
 
 /**
  * The one set of rules for an automation body, shared by the edit form, main
- * (before anything is sent) and the reference service (which answers 422).
- * Empty strings in optional fields mean "no criterion" and become null.
+ * (before anything is sent) and the reference service (which answers 422),
+ * for the server flavor at hand. Empty strings in optional fields mean "no
+ * criterion" and become null.
  */
-export function validateAutomationInput(body: unknown): Validation<Required<AutomationInput>> {
+export function validateAutomationInput(body: unknown, flavor: FlavorName = 'service-v1'): Validation<Required<AutomationInput>> {
+  const traits = FLAVOR_TRAITS[flavor];
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -98,15 +104,27 @@ export function validateAutomationInput(body: unknown): Validation<Required<Auto
     title = input.title.trim();
   }
 
-  const sender = optionalString('sender');
-  if (sender !== null && !isEmailAddress(sender)) add('sender', 'The sender must be a valid email address.');
-  const inbox = optionalString('inbox');
-  if (inbox !== null && !isEmailAddress(inbox)) add('inbox', 'The inbox must be a valid email address.');
+  const addressCriterion = (field: 'sender' | 'inbox'): string | null => {
+    const value = optionalString(field);
+    if (value === null) return null;
+    if (value.length > PATTERN_LIMIT) add(field, `The ${field} may not be greater than ${PATTERN_LIMIT} characters.`);
+    else if (traits.addressCriteria === 'address' && !isEmailAddress(value)) add(field, `The ${field} must be a valid email address.`);
+    else if (traits.addressCriteria === 'regex' && !compiles(value)) add(field, `The ${field} must be a valid regular expression.`);
+    return value;
+  };
+  const sender = addressCriterion('sender');
+  const inbox = addressCriterion('inbox');
   const subject = optionalString('subject');
   if (subject !== null && subject.length > PATTERN_LIMIT) add('subject', `The subject may not be greater than ${PATTERN_LIMIT} characters.`);
   else if (subject !== null && !compiles(subject)) add('subject', 'The subject must be a valid regular expression.');
   const action_url = optionalString('action_url');
   if (action_url !== null && !isHttpUrl(action_url)) add('action_url', 'The action url must be a valid http or https URL.');
+  const action_email = optionalString('action_email');
+  if (action_email !== null && !traits.forwarding) add('action_email', 'This server cannot forward mail: leave the forward address empty.');
+  else if (action_email !== null && !isEmailAddress(action_email)) add('action_email', 'The action email must be a valid email address.');
+  if (traits.requiresAction && action_url === null && action_email === null) {
+    add('action_url', 'Give a webhook URL or a forward address: this server needs one of them.');
+  }
   const action_secret_token = optionalString('action_secret_token');
   const has_attachments = optionalBoolean('has_attachments');
   const action_delete_email = optionalBoolean('action_delete_email');
@@ -114,10 +132,10 @@ export function validateAutomationInput(body: unknown): Validation<Required<Auto
   let payload_format: PayloadFormat = 'json';
   const format = input.payload_format;
   if (format !== undefined && format !== null) {
-    if (typeof format === 'string' && (PAYLOAD_FORMATS as readonly string[]).includes(format)) {
+    if (typeof format === 'string' && (traits.payloadFormats as readonly string[]).includes(format)) {
       payload_format = format as PayloadFormat;
     } else {
-      add('payload_format', `The payload format must be one of: ${PAYLOAD_FORMATS.join(', ')}.`);
+      add('payload_format', `The payload format must be one of: ${traits.payloadFormats.join(', ')}.`);
     }
   }
 
@@ -131,6 +149,7 @@ export function validateAutomationInput(body: unknown): Validation<Required<Auto
       subject,
       has_attachments,
       action_url,
+      action_email,
       action_secret_token,
       action_delete_email,
       payload_format,
@@ -147,6 +166,7 @@ export interface Automation {
   subject: string | null;
   has_attachments: boolean;
   action_url: string | null;
+  action_email: string | null;
   action_secret_token: string | null;
   action_delete_email: boolean;
   payload_format: PayloadFormat;

@@ -1,0 +1,17 @@
+/** The API document's service: /api/teams/{team}, Bearer, vnd.service.v1. */
+import { FLAVOR_TRAITS } from '../../../shared/domain/flavor.ts';
+import { basePath, checkedBase, type ClientFlavor } from './base.ts';
+
+export const serviceV1: ClientFlavor = {
+  traits: FLAVOR_TRAITS['service-v1'],
+  mediaType: 'application/vnd.service.v1+json',
+  apiRoot(baseUrl, teamId) {
+    const url = checkedBase(baseUrl);
+    url.pathname = `${basePath(url)}/api/teams/${encodeURIComponent(teamId)}/`;
+    return url;
+  },
+  authorization: (secret) => (secret ? `Bearer ${secret}` : null),
+  // The seed's fields (2.6), every one of them: what the user sees is what is stored.
+  automationToWire: ({ action_email: _notInThisApi, ...fields }) => fields,
+  explain: (error) => error,
+};

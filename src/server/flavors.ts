@@ -1,0 +1,148 @@
+/**
+ * What the reference service's two wires differ in: the API document's service
+ * (`/api/teams/{team}`, Bearer, vnd.service.v1) and MailCare as it is
+ * (`/api`, no auth or HTTP Basic, vnd.mailcare.v1, `post_raw` and
+ * `action_email`, PUT replaces every column, writes answer an empty 200,
+ * automations can be switched off). The routes in app.ts ask this object;
+ * they never test a flavor's name.
+ */
+import { AUTOMATION_INPUT_FIELDS, validateAutomationInput, type AutomationInput, type Validation } from '../shared/domain/automation.ts';
+import type { FlavorName } from '../shared/domain/flavor.ts';
+import { compilePattern } from '../shared/domain/pattern.ts';
+import { serviceTimestamp } from '../shared/domain/time.ts';
+import { emailResource, type StoredAutomation, type StoredEmail } from './team-store.ts';
+
+export const SERVICE_VENDOR = 'application/vnd.service.v1+json';
+export const MAILCARE_VENDOR = 'application/vnd.mailcare.v1+json';
+
+/** A PUT whose columns would break a NOT NULL constraint: MailCare answers 500. */
+export class ColumnCannotBeNull extends Error {}
+
+export interface ServerFlavor {
+  name: FlavorName;
+  /** Route prefix; `:teamId` when paths name a team. */
+  prefix: string;
+  vendorType: string;
+  /** The list's Content-Type. */
+  listType: string;
+  emailResource(email: StoredEmail): Record<string, unknown>;
+  automationResource(automation: StoredAutomation): Record<string, unknown>;
+  checkAutomation(body: unknown): Validation<Required<AutomationInput>>;
+  /** The fields an update writes: only those sent, or every column. */
+  updateFields(body: Record<string, unknown>, value: Required<AutomationInput>): Partial<Required<AutomationInput>>;
+  /** Paths name a team and a Bearer token picks it. */
+  teams: boolean;
+  /** The raw message goes out HTML-escaped (MailCare's e()). */
+  escapesRaw: boolean;
+  /** `resource`: 201/200 with `{data}`; `empty`: 200 with an empty body. */
+  writeAnswer: 'resource' | 'empty';
+  /** Prefix of the webhook headers (`X-Service`, `X-MailCare`). */
+  headerPrefix: string;
+  /** Deliveries carry X-…-Delivery/Event and an HMAC signature. */
+  signs: boolean;
+  /** Matched mail is deleted even when its webhook failed. */
+  deleteRegardless: boolean;
+}
+
+/** Criteria must compile on the service's linear-time engine (RE2). */
+function withPatternCheck(checked: Validation<Required<AutomationInput>>): Validation<Required<AutomationInput>> {
+  if (!checked.ok) return checked;
+  const errors: Record<string, string[]> = {};
+  for (const field of ['subject', 'sender', 'inbox'] as const) {
+    const source = checked.value[field];
+    if (source === null) continue;
+    const compiled = compilePattern(source);
+    if (!compiled.ok) errors[field] = [compiled.message];
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : checked;
+}
+
+const timestamps = (automation: StoredAutomation) => ({
+  emails_received: automation.emails_received,
+  in_error: automation.in_error,
+  created_at: serviceTimestamp(automation.created_at),
+  updated_at: serviceTimestamp(automation.updated_at),
+});
+
+export const SERVICE_V1: ServerFlavor = {
+  name: 'service-v1',
+  prefix: '/api/teams/:teamId',
+  teams: true,
+  escapesRaw: false,
+  vendorType: SERVICE_VENDOR,
+  listType: SERVICE_VENDOR,
+  emailResource,
+  automationResource: (automation) => ({
+    id: automation.id,
+    title: automation.title,
+    sender: automation.sender,
+    inbox: automation.inbox,
+    subject: automation.subject,
+    has_attachments: automation.has_attachments,
+    action_url: automation.action_url,
+    action_secret_token: automation.action_secret_token,
+    action_delete_email: automation.action_delete_email,
+    payload_format: automation.payload_format,
+    ...timestamps(automation),
+  }),
+  checkAutomation: (body) => withPatternCheck(validateAutomationInput(body, 'service-v1')),
+  // Fields left out of the body keep their value.
+  updateFields: (body, value) => Object.fromEntries(AUTOMATION_INPUT_FIELDS.filter((f) => f in body).map((f) => [f, value[f]])),
+  writeAnswer: 'resource',
+  headerPrefix: 'X-Service',
+  signs: true,
+  deleteRegardless: false,
+};
+
+/** MailCare's NOT NULL boolean columns: a PUT or POST that leaves one out fails. */
+const NOT_NULL_BOOLEANS = ['has_attachments', 'action_delete_email', 'post_raw'] as const;
+
+export const MAILCARE: ServerFlavor = {
+  name: 'mailcare',
+  prefix: '/api',
+  teams: false,
+  escapesRaw: true,
+  vendorType: MAILCARE_VENDOR,
+  listType: 'application/json',
+  // MailCare's EmailResource has no carbon copies.
+  emailResource: (email) => {
+    const { carbon_copies: _omitted, ...resource } = emailResource(email);
+    return resource;
+  },
+  automationResource: (automation) => ({
+    id: automation.id,
+    title: automation.title,
+    sender: automation.sender,
+    inbox: automation.inbox,
+    subject: automation.subject,
+    has_attachments: automation.has_attachments,
+    action_url: automation.action_url,
+    action_email: automation.action_email,
+    action_secret_token: automation.action_secret_token,
+    action_delete_email: automation.action_delete_email,
+    post_raw: automation.payload_format === 'raw',
+    ...timestamps(automation),
+  }),
+  checkAutomation: (body) => {
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      const record = body as Record<string, unknown>;
+      for (const column of NOT_NULL_BOOLEANS) {
+        if (record[column] === undefined || record[column] === null) {
+          throw new ColumnCannotBeNull(`SQLSTATE[23000]: Integrity constraint violation: 1048 Column '${column}' cannot be null`);
+        }
+      }
+      const { post_raw, ...rest } = record;
+      if (typeof post_raw !== 'boolean') return { ok: false, errors: { post_raw: ['The post raw field must be true or false.'] } };
+      return withPatternCheck(validateAutomationInput({ ...rest, payload_format: post_raw ? 'raw' : 'json' }, 'mailcare'));
+    }
+    return validateAutomationInput(body, 'mailcare');
+  },
+  // Every column is written: what the body leaves out becomes null.
+  updateFields: (_body, value) => value,
+  writeAnswer: 'empty',
+  headerPrefix: 'X-MailCare',
+  signs: false,
+  deleteRegardless: true,
+};
+
+export const SERVER_FLAVORS: Record<FlavorName, ServerFlavor> = { 'service-v1': SERVICE_V1, mailcare: MAILCARE };
