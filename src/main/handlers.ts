@@ -156,7 +156,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   function checkedAutomation(input: Record<string, unknown>) {
-    const checked = validateAutomationInput(input);
+    const active = accounts.summaries().find((a) => a.id === accounts.activeId);
+    const checked = validateAutomationInput(input, active?.flavor ?? 'service-v1');
     if (!checked.ok) {
       throw new ServiceError('validation', 'Some fields need attention.', { fields: checked.errors });
     }

@@ -22,6 +22,15 @@ export interface AppOptions {
   basic?: { user: string; password: string };
   /** MailCare only: false answers 403 on every automation route (MAILCARE_AUTOMATIONS=false). */
   automations?: boolean;
+  /** Sees every answer: an access log for tests and benchmarks. */
+  onResponse?: (entry: AccessLogEntry) => void;
+}
+
+export interface AccessLogEntry {
+  method: string;
+  url: string;
+  status: number;
+  accept: string | undefined;
 }
 
 declare module 'fastify' {
@@ -108,6 +117,12 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not Found' }));
 
   const limit = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
+  const observe = options.onResponse;
+  if (observe) {
+    app.addHook('onResponse', async (request, reply) => {
+      observe({ method: request.method, url: request.url, status: reply.statusCode, accept: request.headers.accept });
+    });
+  }
 
   void app.register(
     async (teamRoutes) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FlavorName } from '../shared/domain/flavor.ts';
-import { buildApp } from './app.ts';
+import { buildApp, type AccessLogEntry } from './app.ts';
 import { ReferenceService, type TeamConfig } from './service.ts';
 import { startSmtp } from './smtp.ts';
 
@@ -26,7 +26,11 @@ export interface StartOptions {
   basic?: { user: string; password: string };
   /** MailCare flavor: false turns automations off (403), like MAILCARE_AUTOMATIONS=false. */
   automations?: boolean;
+  /** Sees every answer (an access log for tests). */
+  onResponse?: (entry: AccessLogEntry) => void;
 }
+
+export type { AccessLogEntry };
 
 export interface RunningService {
   /** `http://127.0.0.1:PORT`, the base the API's paths sit under (`/api/teams/{team}`, or `/api` for MailCare). */
@@ -63,6 +67,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     flavor: options.flavor,
     basic: options.basic,
     automations: options.automations,
+    onResponse: options.onResponse,
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });

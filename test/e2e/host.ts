@@ -21,9 +21,10 @@ import { createHandlers, dispatch, type Handlers } from '../../src/main/handlers
 import { isTrustedSender, mimeTypeFor, securityHeaders } from '../../src/main/security.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
+import type { FlavorName } from '../../src/shared/domain/flavor.ts';
 import { testCipher } from '../support/cipher.ts';
 
-export type OpenAppOptions = ({ baseUrl: string; teamId: string; token: string; name?: string } | { demo: true }) & {
+export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string; name?: string; flavor?: FlavorName } | { demo: true }) & {
   http?: Partial<HttpOptions>;
   /** Pretend the OS has no keyring. */
   noKeyring?: boolean;
@@ -108,6 +109,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       baseUrl: options.baseUrl,
       teamId: options.teamId,
       token: options.token,
+      flavor: options.flavor,
     });
   }
   const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'));

@@ -110,14 +110,14 @@ test.describe('the automation form', () => {
 
   test('says what is wrong, keeps what was typed, then saves and edits', async ({ openApp }) => {
     const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: 'auto-token-1' });
-    await expect(page.getByText('No emails match.')).toBeVisible();
+    await expect(page.getByText('No mail here yet')).toBeVisible();
     await page.keyboard.press('g');
     await page.keyboard.press('a');
     await expect(page.getByText('No automations yet.')).toBeVisible();
     await page.keyboard.press('c');
     await expect(page.getByLabel('Title')).toBeFocused();
     await page.keyboard.type('Invoices');
-    await page.getByLabel('Sender (email)').fill('not-an-address');
+    await page.getByLabel('Sender (email address)').fill('not-an-address');
     await page.getByLabel('Subject (regular expression)').fill('^Invoice (');
     await page.getByLabel('Webhook URL').fill('https://hooks.example/in');
     await page.getByRole('button', { name: /Save/ }).click();
@@ -126,7 +126,7 @@ test.describe('the automation form', () => {
     await expect(page.getByLabel('Title')).toHaveValue('Invoices');
     await expect(page.getByLabel('Webhook URL')).toHaveValue('https://hooks.example/in');
 
-    await page.getByLabel('Sender (email)').fill('billing@vendor.test');
+    await page.getByLabel('Sender (email address)').fill('billing@vendor.test');
     await page.getByLabel('Subject (regular expression)').fill('^Invoice');
     await page.getByLabel('Payload format').selectOption('json_with_bodies');
     await page.getByLabel('Subject (regular expression)').press('Enter');

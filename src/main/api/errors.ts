@@ -106,8 +106,15 @@ function errorForStatus(status: number, body: unknown, retryAfter: string | null
     }
     case status === 405 || status === 501:
       return new ServiceError('unsupported', 'This server does not offer that operation.', { status });
+    case status === 502 || status === 503 || status === 504:
+      return new ServiceError('server', `The server is unavailable right now (${status}). Try again shortly.${suffix}`, { status });
     case status >= 500:
-      return new ServiceError('server', `The server failed (${status}). Try again shortly.${suffix}`, { status });
+      // A crash on the server's side: the same request will likely fail the same way.
+      return new ServiceError(
+        'server',
+        `The server hit an error (${status}). Trying again may not help; if it keeps happening, tell whoever runs the server.${suffix}`,
+        { status },
+      );
     default:
       return new ServiceError('bad-request', `The server refused the request (${status}).${suffix}`, { status });
   }

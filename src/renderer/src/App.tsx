@@ -30,8 +30,8 @@ function Header() {
         ))}
       </nav>
       {accounts && accounts.accounts.length > 0 && (
-        <select aria-label="Account" value={accounts.activeId ?? ''} onChange={(e) => void switchAccount(e.target.value)}>
-          {accounts.activeId === null && <option value="">Demo</option>}
+        <select aria-label="Account" value={accounts.activeId ?? ''} onChange={(e) => void switchAccount(e.target.value || null)}>
+          <option value="">Demo (built-in)</option>
           {accounts.accounts.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name}
@@ -39,7 +39,6 @@ function Header() {
           ))}
         </select>
       )}
-      {active && <span className="account-name">{active.name}</span>}
       {active?.transport === 'clear' && (
         <span className="badge error" title="Plain http://: the token and mail cross the network unencrypted.">
           not encrypted

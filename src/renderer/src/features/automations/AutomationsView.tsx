@@ -1,19 +1,53 @@
 import type { FormEvent } from 'react';
-import { PAYLOAD_FORMATS } from '../../../../shared/domain/automation.ts';
+import type { PayloadFormat } from '../../../../shared/domain/automation.ts';
+import { FLAVOR_TRAITS, type FlavorTraits } from '../../../../shared/domain/flavor.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
+import { activeFlavor } from '../settings/slice.ts';
 import type { AutomationDraft } from './slice.ts';
 
-type TextField = 'title' | 'sender' | 'inbox' | 'subject' | 'action_url' | 'action_secret_token';
+type TextField = 'title' | 'sender' | 'inbox' | 'subject' | 'action_url' | 'action_email' | 'action_secret_token';
 
-const TEXT_FIELDS: { field: TextField; label: string; placeholder: string; type?: string }[] = [
-  { field: 'title', label: 'Title', placeholder: 'Forward invoices' },
-  { field: 'sender', label: 'Sender (email)', placeholder: 'billing@vendor.test' },
-  { field: 'inbox', label: 'Inbox (email)', placeholder: 'support@acme.test' },
-  { field: 'subject', label: 'Subject (regular expression)', placeholder: '^Invoice' },
-  { field: 'action_url', label: 'Webhook URL', placeholder: 'https://hooks.example/inbox' },
-  { field: 'action_secret_token', label: 'Secret token', placeholder: 'shared secret', type: 'password' },
-];
+interface FieldSpec {
+  field: TextField;
+  label: string;
+  hint: string;
+  type?: string;
+}
+
+/** The form's fields as this kind of server understands them. Pure. */
+export function automationFields(traits: FlavorTraits): FieldSpec[] {
+  const regex = traits.addressCriteria === 'regex';
+  const fields: FieldSpec[] = [
+    { field: 'title', label: 'Title', hint: 'A name for the rule.' },
+    regex
+      ? { field: 'sender', label: 'Sender (regular expression)', hint: 'Matched anywhere in the sender’s address, case-insensitive: @vendor\\.test$ catches one domain. Empty: any sender.' }
+      : { field: 'sender', label: 'Sender (email address)', hint: 'Only mail from this address. Empty: any sender.' },
+    regex
+      ? { field: 'inbox', label: 'Inbox (regular expression)', hint: 'Matched anywhere in the receiving address: ^support@ catches one inbox. Empty: every inbox.' }
+      : { field: 'inbox', label: 'Inbox (email address)', hint: 'Only mail to this inbox. Empty: every inbox.' },
+    { field: 'subject', label: 'Subject (regular expression)', hint: 'Matched anywhere in the subject, case-insensitive: ^Invoice means “starts with Invoice”. Empty: any subject.' },
+    { field: 'action_url', label: 'Webhook URL', hint: 'The service POSTs each matching email here (http or https).' },
+  ];
+  if (traits.forwarding) {
+    fields.push({ field: 'action_email', label: 'Forward to (email address)', hint: 'The service forwards each matching email here, if it is allowed to forward (MAILCARE_FORWARD).' });
+  }
+  fields.push({
+    field: 'action_secret_token',
+    label: 'Secret token',
+    hint: traits.name === 'mailcare'
+      ? 'Sent as is in X-MailCare-Secret-Token, so the receiver knows the call is genuine.'
+      : 'Sent in X-Service-Secret-Token, and used to sign each payload (X-Service-Signature, HMAC-SHA256): verify the signature.',
+    type: 'password',
+  });
+  return fields;
+}
+
+const FORMAT_LABELS: Record<PayloadFormat, string> = {
+  json: 'JSON: the email record',
+  raw: 'Raw: the whole message (RFC 822)',
+  json_with_bodies: 'JSON with the HTML and text bodies',
+};
 
 function AutomationForm() {
   const draft = useStore((s) => s.draft);
@@ -21,6 +55,7 @@ function AutomationForm() {
   const saveError = useStore((s) => s.saveError);
   const saving = useStore((s) => s.saving);
   const editingId = useStore((s) => s.editingId);
+  const traits = useStore((s) => FLAVOR_TRAITS[activeFlavor(s.accounts)]);
   const { changeDraft, saveDraft, cancelEdit } = useStore.getState();
 
   const submit = (event: FormEvent) => {
@@ -38,7 +73,7 @@ function AutomationForm() {
     <form className="automation-form" onSubmit={submit} aria-label={editingId === 'new' ? 'New automation' : 'Edit automation'}>
       <h3>{editingId === 'new' ? 'New automation' : 'Edit automation'}</h3>
       {saveError && <ErrorBanner error={saveError} />}
-      {TEXT_FIELDS.map(({ field, label, placeholder, type }) => (
+      {automationFields(traits).map(({ field, label, hint, type }) => (
         <label key={field}>
           {label}
           <input
@@ -46,20 +81,22 @@ function AutomationForm() {
             autoFocus={field === 'title'}
             type={type ?? 'text'}
             value={draft[field]}
-            placeholder={placeholder}
             aria-invalid={Boolean(errors[field])}
-            aria-describedby={errors[field] ? `${field}-error` : undefined}
+            aria-describedby={`${field}-hint${errors[field] ? ` ${field}-error` : ''}`}
             onChange={(e) => changeDraft({ [field]: e.target.value } as Partial<AutomationDraft>)}
           />
+          <small className="hint" id={`${field}-hint`}>
+            {hint}
+          </small>
           {fieldError(field)}
         </label>
       ))}
       <label>
-        Payload format
+        {traits.name === 'mailcare' ? 'What the webhook receives (post_raw)' : 'Payload format'}
         <select value={draft.payload_format} onChange={(e) => changeDraft({ payload_format: e.target.value as AutomationDraft['payload_format'] })}>
-          {PAYLOAD_FORMATS.map((f) => (
+          {traits.payloadFormats.map((f) => (
             <option key={f} value={f}>
-              {f}
+              {FORMAT_LABELS[f]}
             </option>
           ))}
         </select>
@@ -71,7 +108,9 @@ function AutomationForm() {
       </label>
       <label className="check">
         <input type="checkbox" checked={draft.action_delete_email} onChange={(e) => changeDraft({ action_delete_email: e.target.checked })} />
-        Delete the email after the webhook succeeds
+        {traits.deletesOnFailedDelivery
+          ? 'Delete the email after processing (this server deletes it even when the webhook fails)'
+          : 'Delete the email once the webhook succeeds'}
       </label>
       <div className="form-actions">
         <button type="submit" disabled={saving}>
@@ -112,7 +151,9 @@ export function AutomationsView() {
                     .filter(Boolean)
                     .join(' · ') || 'every email'}
                   {' → '}
-                  {a.action_url ?? 'no webhook'} ({a.payload_format}) · {a.emails_received} matched
+                  {[a.action_url && `${a.action_url} (${a.payload_format})`, a.action_email && `forward to ${a.action_email}`].filter(Boolean).join(' and ') || 'no action'}
+                  {' · '}
+                  {a.emails_received} matched{a.action_delete_email ? ' · deletes the email' : ''}
                 </div>
               </div>
               <button type="button" onClick={() => editAutomation(a.id)}>

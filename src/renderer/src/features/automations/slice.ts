@@ -8,6 +8,7 @@ import {
 } from '../../../../shared/domain/automation.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
+import { activeFlavor } from '../settings/slice.ts';
 
 /** What the form holds: strings and booleans exactly as typed. */
 export interface AutomationDraft {
@@ -17,6 +18,7 @@ export interface AutomationDraft {
   subject: string;
   has_attachments: boolean;
   action_url: string;
+  action_email: string;
   action_secret_token: string;
   action_delete_email: boolean;
   payload_format: PayloadFormat;
@@ -29,6 +31,7 @@ export const EMPTY_DRAFT: AutomationDraft = {
   subject: '',
   has_attachments: false,
   action_url: '',
+  action_email: '',
   action_secret_token: '',
   action_delete_email: false,
   payload_format: 'json',
@@ -42,6 +45,7 @@ export function draftFrom(automation: Automation): AutomationDraft {
     subject: automation.subject ?? '',
     has_attachments: automation.has_attachments,
     action_url: automation.action_url ?? '',
+    action_email: automation.action_email ?? '',
     action_secret_token: automation.action_secret_token ?? '',
     action_delete_email: automation.action_delete_email,
     payload_format: automation.payload_format,
@@ -97,7 +101,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     const { draft, editingId } = get();
     if (!editingId || get().saving) return;
     // The same rules main and the service apply, checked before anything is sent.
-    const checked = validateAutomationInput(draft);
+    const checked = validateAutomationInput(draft, activeFlavor(get().accounts));
     if (!checked.ok) {
       set({ fieldErrors: checked.errors, saveError: null });
       return;

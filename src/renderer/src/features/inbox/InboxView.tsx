@@ -61,13 +61,23 @@ function EmailList() {
   const select = useStore((s) => s.select);
   const openMessage = useStore((s) => s.openMessage);
   const selectedRef = useRef<HTMLLIElement>(null);
+  const listFailed = useStore((s) => s.listError !== null);
+  const filtered = useStore((s) => Object.values(s.filters).some((value) => Boolean(value)));
 
   useEffect(() => {
     selectedRef.current?.scrollIntoView({ block: 'nearest' });
   }, [selectedId]);
 
-  if (!list) return <p className="empty">Loading…</p>;
-  if (list.data.length === 0) return <p className="empty">No emails match.</p>;
+  // A failed first load shows its banner above: never an endless "Loading…".
+  if (!list) return <p className="empty">{listFailed ? 'The list could not be loaded.' : 'Loading…'}</p>;
+  if (list.data.length === 0) {
+    const message = list.unknownAddress
+      ? `No mail for ${list.unknownAddress.value} yet.`
+      : filtered
+        ? 'No emails match these filters.'
+        : 'No mail here yet. New mail shows up when you refresh (r).';
+    return <p className="empty">{message}</p>;
+  }
   return (
     <ul className="email-list" role="listbox" aria-label="Emails" aria-activedescendant={selectedId ? `email-${selectedId}` : undefined}>
       {list.data.map((email) => (

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
-import type { Email, EmailPage } from '../../../../shared/domain/email.ts';
+import type { Results } from '../../../../shared/contract.ts';
+import type { Email } from '../../../../shared/domain/email.ts';
 import type { ListQuery } from '../../../../shared/domain/list-query.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
@@ -40,7 +41,7 @@ export function dayBounds(fromDay: string, toDay: string): { since?: string; unt
 export interface InboxSlice {
   filters: InboxFilters;
   page: number;
-  list: EmailPage | null;
+  list: Results['listEmails'] | null;
   listLoading: boolean;
   listError: BridgeError | null;
   selectedId: string | null;

@@ -2,33 +2,50 @@ import type { FormEvent } from 'react';
 import { THEMES } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
+import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
+import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
 import type { AccountDraft } from './slice.ts';
+
+const FLAVOR_CHOICES: { value: AccountDraft['flavor']; label: string }[] = [
+  { value: 'auto', label: 'Find out when testing' },
+  { value: 'service-v1', label: FLAVOR_TRAITS['service-v1'].label },
+  { value: 'mailcare', label: FLAVOR_TRAITS.mailcare.label },
+];
 
 function AccountForm() {
   const draft = useStore((s) => s.accountDraft);
   const errors = useStore((s) => s.accountErrors);
   const error = useStore((s) => s.accountError);
   const result = useStore((s) => s.connectionResult);
+  const offerSaveAnyway = useStore((s) => s.offerSaveAnyway);
   const busy = useStore((s) => s.busy);
   const encryptionAvailable = useStore((s) => s.accounts?.encryptionAvailable ?? true);
   const { changeAccountDraft, saveAccount, testAccount, editAccount } = useStore.getState();
+  const mailcare = draft.flavor === 'mailcare';
+  // What the address field will become, said before anything is sent.
+  const parsed = draft.baseUrl.trim() ? parseServerAddress(draft.baseUrl) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void saveAccount();
   };
-  const field = (name: keyof AccountDraft & string, label: string, placeholder: string, type = 'text') => (
+  const field = (name: 'name' | 'baseUrl' | 'teamId' | 'username' | 'token', label: string, hint: string | null, type = 'text') => (
     <label>
       {label}
       <input
         name={name}
         type={type}
-        value={String(draft[name] ?? '')}
-        placeholder={placeholder}
+        value={draft[name]}
         autoComplete="off"
         aria-invalid={Boolean(errors[name])}
+        aria-describedby={hint ? `account-${name}-hint` : undefined}
         onChange={(e) => changeAccountDraft({ [name]: e.target.value } as Partial<AccountDraft>)}
       />
+      {hint && (
+        <small className="hint" id={`account-${name}-hint`}>
+          {hint}
+        </small>
+      )}
       {errors[name] && (
         <span className="field-error" role="alert">
           {errors[name]!.join(' ')}
@@ -36,6 +53,17 @@ function AccountForm() {
       )}
     </label>
   );
+
+  const addressHint = !parsed
+    ? 'Paste what your service shows: https://mail.example.com, …/api, or …/api/teams/your-team.'
+    : !parsed.ok
+      ? null
+      : [
+          parsed.addedScheme ? `Will use ${parsed.addedScheme}://.` : null,
+          parsed.teamId && !draft.teamId ? `Team “${parsed.teamId}” comes from the address.` : null,
+        ]
+          .filter(Boolean)
+          .join(' ') || null;
 
   return (
     <form className="account-form" onSubmit={submit} aria-label="Account">
@@ -46,10 +74,26 @@ function AccountForm() {
           {result}
         </p>
       )}
-      {field('name', 'Name', 'Acme support')}
-      {field('baseUrl', 'Server address', 'https://mail.example.com')}
-      {field('teamId', 'Team id', 'team id')}
-      {field('token', draft.id ? 'Access token (leave empty to keep the stored one)' : 'Access token', 'token', 'password')}
+      {field('baseUrl', 'Server address', addressHint)}
+      <label>
+        Server type
+        <select value={draft.flavor} onChange={(e) => changeAccountDraft({ flavor: e.target.value as AccountDraft['flavor'] })}>
+          {FLAVOR_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {!mailcare && field('teamId', 'Team id', draft.flavor === 'auto' ? 'Not needed for MailCare.' : null)}
+      {mailcare && field('username', 'Login email', 'Only if the server asks for a login (MAILCARE_AUTH); leave empty otherwise.')}
+      {field(
+        'token',
+        mailcare ? 'Password' : draft.id ? 'Access token (leave empty to keep the stored one)' : 'Access token',
+        null,
+        'password',
+      )}
+      {field('name', 'Name', 'Optional: shown in the account switcher.')}
       {!encryptionAvailable && (
         <label className="check warning">
           <input
@@ -66,8 +110,13 @@ function AccountForm() {
           Test connection
         </button>
         <button type="submit" disabled={busy}>
-          Save
+          {busy ? 'Checking…' : 'Save'}
         </button>
+        {offerSaveAnyway && (
+          <button type="button" disabled={busy} onClick={() => void saveAccount(true)}>
+            Save anyway
+          </button>
+        )}
         {draft.id && (
           <button type="button" onClick={() => editAccount(null)}>
             New account instead
@@ -89,10 +138,22 @@ export function SettingsView() {
         <h2>Accounts</h2>
         {accounts?.accounts.length === 0 && <p>No account yet: the app shows the built-in demo service.</p>}
         <ul className="account-list">
+          <li>
+            <span>
+              <strong>Demo</strong> — the built-in service with sample mail
+              {accounts?.demo && <span className="badge">active</span>}
+            </span>
+            {!accounts?.demo && (
+              <button type="button" onClick={() => void switchAccount(null)}>
+                Use the demo
+              </button>
+            )}
+          </li>
           {accounts?.accounts.map((a) => (
             <li key={a.id}>
               <span>
-                <strong>{a.name}</strong> — {a.baseUrl} · team {a.teamId}
+                <strong>{a.name}</strong> — {a.baseUrl}
+                {a.teamId ? ` · team ${a.teamId}` : ''} · {FLAVOR_TRAITS[a.flavor].label}
                 {a.id === accounts.activeId && <span className="badge">active</span>}
                 {!a.hasToken && <span className="badge error">no token</span>}
                 {a.tokenStorage === 'plaintext' && <span className="badge warning">token stored unencrypted</span>}

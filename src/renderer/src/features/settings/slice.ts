@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings } from '../../../../shared/contract.ts';
+import { FLAVOR_TRAITS, type FlavorName } from '../../../../shared/domain/flavor.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
 
@@ -8,11 +9,34 @@ export interface AccountDraft {
   name: string;
   baseUrl: string;
   teamId: string;
+  /** `auto`: Test connection finds out. */
+  flavor: 'auto' | FlavorName;
+  /** MailCare's HTTP Basic login (its user's email); the token field is then the password. */
+  username: string;
   token: string;
   allowPlaintextToken: boolean;
 }
 
-export const EMPTY_ACCOUNT: AccountDraft = { name: '', baseUrl: '', teamId: '', token: '', allowPlaintextToken: false };
+export const EMPTY_ACCOUNT: AccountDraft = {
+  name: '',
+  baseUrl: '',
+  teamId: '',
+  flavor: 'auto',
+  username: '',
+  token: '',
+  allowPlaintextToken: false,
+};
+
+/** The one secret main stores: a bearer token, or MailCare's "email:password". Pure. */
+export function draftSecret(draft: Pick<AccountDraft, 'flavor' | 'username' | 'token'>): string | undefined {
+  if (draft.flavor === 'mailcare' && draft.username.trim()) return `${draft.username.trim()}:${draft.token}`;
+  return draft.token || undefined;
+}
+
+/** The flavor of the account on screen (the demo speaks the API document's). */
+export function activeFlavor(accounts: AccountsState | null): FlavorName {
+  return accounts?.accounts.find((a) => a.id === accounts.activeId)?.flavor ?? 'service-v1';
+}
 
 export interface SettingsSlice {
   accounts: AccountsState | null;
@@ -23,14 +47,18 @@ export interface SettingsSlice {
   accountErrors: Record<string, string[]>;
   accountError: BridgeError | null;
   connectionResult: string | null;
+  /** The last Save failed its connection test: offer to save regardless. */
+  offerSaveAnyway: boolean;
   busy: boolean;
   bootstrap: () => Promise<void>;
   setAccounts: (state: AccountsState) => void;
   changeAccountDraft: (patch: Partial<AccountDraft>) => void;
   editAccount: (id: string | null) => void;
-  testAccount: () => Promise<void>;
-  saveAccount: () => Promise<void>;
-  switchAccount: (id: string) => Promise<void>;
+  testAccount: () => Promise<boolean>;
+  /** Tests first and saves only when the server answers, unless `anyway`. */
+  saveAccount: (anyway?: boolean) => Promise<void>;
+  /** null: back to the demo. */
+  switchAccount: (id: string | null) => Promise<void>;
   removeAccount: (id: string) => Promise<void>;
   updateSettings: (patch: Partial<Settings>) => Promise<void>;
 }
@@ -44,6 +72,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   accountErrors: {},
   accountError: null,
   connectionResult: null,
+  offerSaveAnyway: false,
   busy: false,
 
   bootstrap: async () => {
@@ -81,50 +110,68 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   changeAccountDraft: (patch) => {
     const accountErrors = { ...get().accountErrors };
     for (const key of Object.keys(patch)) delete accountErrors[key];
-    set({ accountDraft: { ...get().accountDraft, ...patch }, accountErrors, connectionResult: null });
+    set({ accountDraft: { ...get().accountDraft, ...patch }, accountErrors, connectionResult: null, offerSaveAnyway: false });
   },
 
   editAccount: (id) => {
     const account = get().accounts?.accounts.find((a) => a.id === id);
     set({
       accountDraft: account
-        ? { id: account.id, name: account.name, baseUrl: account.baseUrl, teamId: account.teamId, token: '', allowPlaintextToken: false }
+        ? { ...EMPTY_ACCOUNT, id: account.id, name: account.name, baseUrl: account.baseUrl, teamId: account.teamId, flavor: account.flavor }
         : EMPTY_ACCOUNT,
       accountErrors: {},
       accountError: null,
       connectionResult: null,
+      offerSaveAnyway: false,
     });
   },
 
   testAccount: async () => {
     const draft = get().accountDraft;
-    set({ busy: true, accountError: null, connectionResult: null });
+    const secret = draftSecret(draft);
+    set({ busy: true, accountError: null, accountErrors: {}, connectionResult: null, offerSaveAnyway: false });
     try {
       const result = await call('testConnection', {
         baseUrl: draft.baseUrl,
-        teamId: draft.teamId,
-        ...(draft.token ? { token: draft.token } : draft.id ? { accountId: draft.id } : {}),
+        ...(draft.teamId ? { teamId: draft.teamId } : {}),
+        flavor: draft.flavor,
+        ...(secret ? { token: secret } : draft.id ? { accountId: draft.id } : {}),
       });
-      set({ busy: false, connectionResult: `Connected: ${result.total} emails in this team.` });
+      // What was found becomes what is saved: the cleaned address, the team, the kind of server.
+      set({
+        busy: false,
+        accountDraft: { ...get().accountDraft, baseUrl: result.baseUrl, teamId: result.teamId, flavor: result.flavor },
+        connectionResult: `Connected to ${FLAVOR_TRAITS[result.flavor].label} at ${result.baseUrl}: ${result.total} ${result.total === 1 ? 'email' : 'emails'}.`,
+      });
+      return true;
     } catch (error) {
       const bridgeError = asBridgeError(error);
       set({ busy: false, accountError: bridgeError, accountErrors: bridgeError.details.fields ?? {} });
+      return false;
     }
   },
 
-  saveAccount: async () => {
+  saveAccount: async (anyway = false) => {
+    if (!anyway && !(await get().testAccount())) {
+      // Nothing saved; the draft stays as typed.
+      set({ offerSaveAnyway: get().accountError?.kind !== 'validation' });
+      return;
+    }
     const draft = get().accountDraft;
-    set({ busy: true, accountError: null });
+    const secret = draftSecret(draft);
+    set({ busy: true, accountError: null, offerSaveAnyway: false });
     try {
       const accounts = await call('saveAccount', {
         ...(draft.id ? { id: draft.id } : {}),
         name: draft.name,
         baseUrl: draft.baseUrl,
-        teamId: draft.teamId,
-        ...(draft.token ? { token: draft.token } : {}),
+        ...(draft.teamId ? { teamId: draft.teamId } : {}),
+        flavor: draft.flavor,
+        ...(secret ? { token: secret } : {}),
         ...(draft.allowPlaintextToken ? { allowPlaintextToken: true } : {}),
       });
-      set({ busy: false, accountDraft: EMPTY_ACCOUNT, accountErrors: {} });
+      // The typed token leaves the renderer's memory with the draft.
+      set({ busy: false, accountDraft: EMPTY_ACCOUNT, accountErrors: {}, connectionResult: null });
       get().setAccounts(accounts);
       get().notify({ kind: 'not-found', message: 'Account saved.', details: {} }, 'info');
     } catch (error) {
