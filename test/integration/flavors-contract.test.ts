@@ -162,6 +162,23 @@ describe.each(['service-v1', 'mailcare'] as const)('the client against the %s wi
     }
   });
 
+  it('maps a 500 to a server error that does not promise a retry will help', async () => {
+    const broken = await stubServer((request, response) => {
+      response.writeHead(500, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ message: 'Server Error', path: request.url }));
+    });
+    try {
+      const failing = new ServiceClient(setup.connection(broken.url), fast);
+      const error = await failure(failing.listEmails({}));
+      expect(error).toMatchObject({ kind: 'server', status: 500 });
+      expect(error.message).toMatch(/may not help/);
+      // The path the client asked shows the wire it speaks.
+      expect(broken.requests[0]!.url).toMatch(flavor === 'mailcare' ? /^\/api\/emails\?/ : /^\/api\/teams\/alpha\/emails\?/);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('is found by "Test connection" from the base address alone', async () => {
     const { token } = setup.connection(service.baseUrl);
     const found = await detectServer({
