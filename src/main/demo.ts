@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Connection } from './api/client.ts';
+import { ServiceError } from './api/errors.ts';
 
 export interface DemoStarter {
   /** Starts the service once; later calls answer the same connection. */
@@ -26,15 +27,19 @@ interface Ready {
 export function demoStarter(resourcesDir: string, workerPath: string | URL): DemoStarter {
   let worker: Worker | null = null;
   let ready: Promise<Ready> | null = null;
+  let started = false;
   let thread: number | null = null;
   return {
     start: async () => {
       ready ??= new Promise<Ready>((resolve, reject) => {
-        const started = new Worker(workerPath, { workerData: { resourcesDir } });
-        worker = started;
-        started.once('message', (message: Ready) => resolve(message));
-        started.once('error', reject);
-        started.once('exit', (code) => reject(new Error(`The demo service stopped (exit ${code}).`)));
+        const spawned = new Worker(workerPath, { workerData: { resourcesDir } });
+        worker = spawned;
+        spawned.once('message', (message: Ready) => {
+          started = true;
+          resolve(message);
+        });
+        spawned.once('error', (error: unknown) => reject(new ServiceError('server', `The demo service could not start: ${error instanceof Error ? error.message : String(error)}`)));
+        spawned.once('exit', () => reject(new ServiceError('network', 'The demo service was closed.')));
       });
       try {
         const { baseUrl, teamId, token, threadId } = await ready;
@@ -52,6 +57,12 @@ export function demoStarter(resourcesDir: string, workerPath: string | URL): Dem
       ready = null;
       thread = null;
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      if (!started) {
+        // Still starting: nothing to close gracefully.
+        await running.terminate();
+        return;
+      }
+      started = false;
       running.postMessage('stop');
       // A service that does not close in time is ended.
       const timer = setTimeout(() => void running.terminate(), 3000);

@@ -43,6 +43,8 @@ export interface HandlerDeps {
   confirm: (question: ConsentQuestion) => Promise<boolean>;
   app: { name: string; version: string; platform: string };
   http?: Partial<HttpOptions>;
+  /** Quits and installs a downloaded update (absent where updates are off). */
+  installUpdate?: () => void;
 }
 
 export interface ConsentQuestion {
@@ -262,6 +264,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return null;
     },
     getAppInfo: async () => ({ ...deps.app, demo: accounts.activeId === null }),
+    installUpdate: async () => {
+      deps.installUpdate?.();
+      return null;
+    },
   };
 
   return {

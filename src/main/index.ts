@@ -8,6 +8,9 @@ import { demoStarter } from './demo.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter, registerIpc } from './ipc.ts';
 import { installMenu } from './menu.ts';
+import { aboutPanelOptions } from './menu-template.ts';
+import { PROJECT } from './project.ts';
+import { startUpdates } from './updates/updates.ts';
 import { installGuards, normaliseExternalUrl } from './security.ts';
 import { createMainWindow, registerAppScheme, serveRenderer } from './window.ts';
 
@@ -33,6 +36,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('web-contents-created', (_event, contents) => installGuards(contents, contents.session));
 
   void app.whenReady().then(async () => {
+    let updates: Awaited<ReturnType<typeof startUpdates>> | null = null;
+    const iconPath = join(resourcesDir, 'icon.png');
+    app.setAboutPanelOptions(
+      aboutPanelOptions({ name: 'Inbox Desk', version: app.getVersion(), license: PROJECT.license, homepage: PROJECT.homepage, electron: process.versions.electron, iconPath }),
+    );
     const accounts = await AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher));
     const emit = emitter(() => mainWindow?.webContents ?? null);
     const handlers = createHandlers({
@@ -67,16 +75,26 @@ if (!app.requestSingleInstanceLock()) {
       },
       emit,
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+      installUpdate: () => updates?.install(),
     });
     registerIpc(ipcMain, handlers, devServerUrl);
     serveRenderer(join(import.meta.dirname, '../renderer'));
-    installMenu((command) => emit('menuCommand', command), app.isPackaged);
+    installMenu(
+      {
+        send: (command) => emit('menuCommand', command),
+        showAbout: () => app.showAboutPanel(),
+        reportProblem: () => void handlers.table.openExternal({ url: PROJECT.issues }),
+      },
+      app.isPackaged,
+    );
+    updates = await startUpdates({ isPackaged: app.isPackaged, version: app.getVersion(), onStatus: (status) => emit('updateStatus', status) });
 
     const open = () => {
       mainWindow = createMainWindow({
         preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
         devServerUrl,
         isPackaged: app.isPackaged,
+        iconPath,
         state: accounts.windowState,
         onStateChange: (state) => void accounts.saveWindowState(state),
       });
@@ -87,6 +105,7 @@ if (!app.requestSingleInstanceLock()) {
       if (BrowserWindow.getAllWindows().length === 0) open();
     });
     app.on('will-quit', () => {
+      updates?.stop();
       handlers.dispose();
       void demo.stop();
     });

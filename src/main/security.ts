@@ -34,9 +34,11 @@ export const CONTENT_SECURITY_POLICY = [
 export function windowOptions(
   preloadPath: string,
   bounds: Partial<{ x: number; y: number; width: number; height: number }> = {},
-  options: { isPackaged: boolean } = { isPackaged: true },
+  options: { isPackaged: boolean; iconPath?: string } = { isPackaged: true },
 ): BrowserWindowConstructorOptions {
   return {
+    // Windows and Linux show it in the title bar and task switcher; macOS uses the bundle's.
+    ...(options.iconPath ? { icon: options.iconPath } : {}),
     width: bounds.width ?? 1280,
     height: bounds.height ?? 820,
     ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : {}),

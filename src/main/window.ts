@@ -39,6 +39,7 @@ export function createMainWindow(options: {
   preloadPath: string;
   devServerUrl?: string;
   isPackaged: boolean;
+  iconPath?: string;
   state: WindowState | null;
   onStateChange: (state: WindowState) => void;
 }): BrowserWindow {
@@ -46,7 +47,7 @@ export function createMainWindow(options: {
     windowOptions(
       options.preloadPath,
       fitToDisplays(options.state, screen.getAllDisplays().map((d) => d.workArea)),
-      { isPackaged: options.isPackaged },
+      { isPackaged: options.isPackaged, iconPath: options.iconPath },
     ),
   );
   if (options.state?.maximized) window.maximize();

@@ -22,10 +22,11 @@ export const METHODS = [
   'updateSettings',
   'openExternal',
   'getAppInfo',
+  'installUpdate',
 ] as const;
 export type Method = (typeof METHODS)[number];
 
-export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand'] as const;
+export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export interface BridgeSpec {

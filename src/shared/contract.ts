@@ -10,6 +10,7 @@ import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts'
 import { FLAVORS, type FlavorName } from './domain/flavor.ts';
 import { ListQuerySchema } from './domain/list-query.ts';
 import { THEMES, type Settings } from './domain/settings.ts';
+import type { UpdateStatus } from './domain/update.ts';
 import type { EventName, Method } from './bridge-spec.ts';
 
 export { BRIDGE_SPEC, EVENTS, METHODS, eventChannel, invokeChannel } from './bridge-spec.ts';
@@ -124,6 +125,8 @@ export const contract = {
   updateSettings: SettingsSchema.partial().strict(),
   openExternal: z.object({ url: z.string().max(8000) }).strict(),
   getAppInfo: None,
+  /** Restart into a downloaded update: only ever on the user's word. */
+  installUpdate: None,
 } as const satisfies Record<Method, z.ZodType>; // exactly the methods bridge-spec names
 
 export interface AccountSummary {
@@ -196,6 +199,7 @@ export interface Results {
   updateSettings: Settings;
   openExternal: null;
   getAppInfo: AppInfo;
+  installUpdate: null;
 }
 
 export type Args = { [M in Method]: z.input<(typeof contract)[M]> };
@@ -206,6 +210,7 @@ export interface Events {
   accountsChanged: AccountsState;
   rateLimit: RateLimitState;
   menuCommand: MenuCommand;
+  updateStatus: UpdateStatus;
 }
 
 export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts'] as const;
@@ -221,4 +226,4 @@ export type WindowApi = {
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
 };
 
-export type { BodyFormat };
+export type { BodyFormat, UpdateStatus };

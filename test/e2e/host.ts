@@ -48,6 +48,10 @@ export interface AppHandle {
   consentAsked: string[];
   /** What the user answers in main's consent dialogs from now on. */
   answerConsent(yes: boolean): void;
+  /** Pushes an event from main, as Electron's main would. */
+  emit<E extends EventName>(event: E, payload: Events[E]): void;
+  /** How often the renderer asked main to install a downloaded update. */
+  installUpdateCalls: number;
   settingsPath: string;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
@@ -149,6 +153,9 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     },
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
     http: options.http,
+    installUpdate: () => {
+      handle.installUpdateCalls += 1;
+    },
   });
 
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
@@ -174,7 +181,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   page = await context.newPage();
   await page.goto(`${origin}/index.html`);
 
-  return {
+  const handle: AppHandle = {
     page,
     context,
     handlers,
@@ -186,6 +193,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     answerConsent: (yes) => {
       consentAnswer = yes;
     },
+    emit,
+    installUpdateCalls: 0,
     settingsPath,
     dataDir,
     async close() {
@@ -196,4 +205,5 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return handle;
 }

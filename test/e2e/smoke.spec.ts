@@ -35,3 +35,36 @@ test.describe('smoke: the app through the test host', () => {
     });
   });
 });
+
+test.describe('desktop behaviour', () => {
+  test('typing ? in the search field types a ?, and opens no overlay', async ({ openApp }) => {
+    const { page } = await openApp({ demo: true });
+    await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first()).toBeVisible();
+    await page.keyboard.press('/');
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await expect(search).toBeFocused();
+    await page.keyboard.type('why? j k');
+    await expect(search).toHaveValue('why? j k');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // Outside a field, ? is the shortcut list.
+    await page.keyboard.press('Escape');
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog')).toBeVisible();
+  });
+
+  test('a downloaded update is announced and installed only when the user says so', async ({ openApp }) => {
+    const app = await openApp({ demo: true });
+    const { page } = app;
+    await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first()).toBeVisible();
+    app.emit('updateStatus', { state: 'downloading', version: '0.2.0' });
+    app.emit('updateStatus', { state: 'failed', retryAt: Date.now() });
+    await expect(page.getByRole('status').filter({ hasText: 'restart to update' })).toHaveCount(0);
+    app.emit('updateStatus', { state: 'ready', version: '0.2.0' });
+    const banner = page.getByRole('status').filter({ hasText: 'Version 0.2.0 is ready: restart to update.' });
+    await expect(banner).toBeVisible();
+    expect(app.installUpdateCalls).toBe(0);
+    await banner.getByRole('button', { name: 'Restart now' }).click();
+    await expect.poll(() => app.installUpdateCalls).toBe(1);
+  });
+});

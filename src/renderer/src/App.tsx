@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { subscribe } from './bridge.ts';
+import { call, subscribe } from './bridge.ts';
 import { AutomationsView } from './features/automations/AutomationsView.tsx';
 import { InboxView } from './features/inbox/InboxView.tsx';
 import { SHORTCUTS } from './features/keyboard/shortcuts.ts';
@@ -110,6 +110,20 @@ function ShortcutsDialog() {
   );
 }
 
+/** Only a downloaded version is news; the app restarts only when asked to. */
+function UpdateBanner() {
+  const update = useStore((s) => s.update);
+  if (update?.state !== 'ready') return null;
+  return (
+    <div className="demo-banner update-banner" role="status">
+      Version {update.version} is ready: restart to update.{' '}
+      <button type="button" onClick={() => void call('installUpdate', undefined).catch(() => undefined)}>
+        Restart now
+      </button>
+    </div>
+  );
+}
+
 export function App() {
   const view = useStore((s) => s.view);
   const theme = useStore((s) => s.settings.theme);
@@ -121,6 +135,7 @@ export function App() {
     const stops = [
       subscribe('accountsChanged', (state) => setAccounts(state)),
       subscribe('rateLimit', (rateLimit) => useStore.setState({ rateLimit })),
+      subscribe('updateStatus', (update) => useStore.setState({ update })),
       subscribe('menuCommand', (command) => {
         if (command === 'refresh') run('refresh');
         else if (command === 'open-settings') run('go-settings');
@@ -134,6 +149,7 @@ export function App() {
   return (
     <div className="app" data-theme={theme}>
       <Header />
+      <UpdateBanner />
       <DemoBanner />
       <main>
         {view === 'inbox' && <InboxView />}

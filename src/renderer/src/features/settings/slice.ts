@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings } from '../../../../shared/contract.ts';
+import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { FLAVOR_TRAITS, type FlavorName } from '../../../../shared/domain/flavor.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
@@ -43,6 +43,8 @@ export interface SettingsSlice {
   settings: Settings;
   appInfo: AppInfo | null;
   rateLimit: RateLimitState;
+  /** The app's own update, as main reports it. */
+  update: UpdateStatus | null;
   accountDraft: AccountDraft;
   accountErrors: Record<string, string[]>;
   accountError: BridgeError | null;
@@ -68,6 +70,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   settings: { pageSize: 25, confirmDelete: true, theme: 'system' },
   appInfo: null,
   rateLimit: { limit: null, remaining: null, blockedUntil: null },
+  update: null,
   accountDraft: EMPTY_ACCOUNT,
   accountErrors: {},
   accountError: null,

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import type { MenuItemConstructorOptions } from 'electron';
+import { describe, expect, it, vi } from 'vitest';
+import { aboutPanelOptions, bareAccelerators, menuTemplate } from '../../src/main/menu-template.ts';
+import { PROJECT } from '../../src/main/project.ts';
+
+const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
+  items.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? flatten(item.submenu) : [])]);
+
+describe('the app menu', () => {
+  const actions = { send: vi.fn(), showAbout: vi.fn(), reportProblem: vi.fn() };
+
+  it('registers no accelerator without a modifier: single keys belong to the renderer', () => {
+    for (const platform of ['darwin', 'linux', 'win32']) {
+      const template = menuTemplate(actions, { isPackaged: true, platform });
+      expect(bareAccelerators(template), platform).toEqual([]);
+      const shortcuts = flatten(template).find((item) => item.label === 'Keyboard shortcuts')!;
+      expect(shortcuts).toMatchObject({ accelerator: 'Shift+/', registerAccelerator: false });
+    }
+    expect(bareAccelerators([{ label: 'x', accelerator: 'Shift+/' }, { label: 'y', accelerator: 'J' }])).toEqual(['Shift+/', 'J']);
+  });
+
+  it('has About in Help on Windows and Linux (macOS keeps it in the app menu), and Report a problem everywhere', () => {
+    for (const platform of ['linux', 'win32']) {
+      const items = flatten(menuTemplate(actions, { isPackaged: true, platform }));
+      items.find((item) => item.label === 'About Inbox Desk')!.click!({} as never, undefined, {} as never);
+    }
+    expect(actions.showAbout).toHaveBeenCalledTimes(2);
+    const mac = flatten(menuTemplate(actions, { isPackaged: true, platform: 'darwin' }));
+    expect(mac.some((item) => item.label === 'About Inbox Desk')).toBe(false);
+    expect(mac.some((item) => item.role === 'appMenu')).toBe(true);
+    mac.find((item) => item.label === 'Report a problem…')!.click!({} as never, undefined, {} as never);
+    expect(actions.reportProblem).toHaveBeenCalledOnce();
+  });
+
+  it('offers DevTools only in development builds', () => {
+    const hasDevTools = (isPackaged: boolean) => flatten(menuTemplate(actions, { isPackaged, platform: 'linux' })).some((item) => item.role === 'toggleDevTools');
+    expect(hasDevTools(true)).toBe(false);
+    expect(hasDevTools(false)).toBe(true);
+  });
+
+  it('names the version, license and address in the About panel, as package.json does', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; license: string; homepage: string; bugs: { url: string } };
+    expect(PROJECT).toEqual({ homepage: pkg.homepage, issues: pkg.bugs.url, license: pkg.license });
+    expect(aboutPanelOptions({ name: 'Inbox Desk', version: pkg.version, license: PROJECT.license, homepage: PROJECT.homepage, electron: '45.5.0' })).toEqual({
+      applicationName: 'Inbox Desk',
+      applicationVersion: pkg.version,
+      version: 'Electron 45.5.0',
+      copyright: 'MIT License',
+      credits: PROJECT.homepage,
+      website: PROJECT.homepage,
+    });
+  });
+});
