@@ -24,6 +24,7 @@ import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts
 import { detectServer } from './api/detect.ts';
 import { originOf, transportOf } from './account/origin.ts';
 import { safeFileName } from './file-names.ts';
+import { DEFAULT_POLL_MS, MailPoller } from './poller.ts';
 import { normaliseExternalUrl } from './security.ts';
 
 export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
@@ -45,6 +46,12 @@ export interface HandlerDeps {
   http?: Partial<HttpOptions>;
   /** Quits and installs a downloaded update (absent where updates are off). */
   installUpdate?: () => void;
+  /** How often main polls the watched list (default 30 s). */
+  pollIntervalMs?: number;
+  /** A desktop notification (Electron's Notification), when the user turned them on. */
+  notify?: (title: string, body: string) => void;
+  /** The dock/taskbar badge, where the platform has one. */
+  setBadgeCount?: (count: number) => void;
 }
 
 export interface ConsentQuestion {
@@ -100,6 +107,8 @@ export interface Handlers {
   /** Every secret main holds right now, for redaction. */
   secrets: () => string[];
   dispose: () => void;
+  /** Polls the watched list for new mail. */
+  poller: MailPoller;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -155,7 +164,29 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   function endSession(): void {
     session?.dispose();
     session = null;
+    // The renderer says what to watch on the next account.
+    poller.watch(null, false);
   }
+
+  const poller = new MailPoller({
+    intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
+    fetchPage: (query) => withClient((c) => c.listEmails(query, { fresh: true })),
+    fetchUnread: () => withClient(async (c) => (await c.listEmails({ unread: true, limit: 1 }, { fresh: true })).meta.total),
+    rate: () => session?.client.rateLimit ?? { limit: null, remaining: null, blockedUntil: null },
+    onPage: (query, page) => deps.emit('listPolled', { query, page }),
+    onNewMail: (emails) => {
+      if (!accounts.settings.notifyNewMail || !deps.notify) return;
+      const first = emails[0]!;
+      const from = first.sender.display_name || first.sender.email;
+      deps.notify(emails.length === 1 ? `New mail from ${from}` : `${emails.length} new emails`, first.subject || '(no subject)');
+    },
+    onUnread: (count) => deps.setBadgeCount?.(count),
+    setTimer: (run, ms) => {
+      const timer = setTimeout(run, ms);
+      return () => clearTimeout(timer);
+    },
+    now: Date.now,
+  });
 
   function checkedAutomation(input: Record<string, unknown>) {
     const active = accounts.summaries().find((a) => a.id === accounts.activeId);
@@ -167,7 +198,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   const table: HandlerTable = {
-    listEmails: ({ fresh, ...query }) => withClient((c) => c.listEmails(query, { view: 'list', fresh })),
+    listEmails: ({ fresh, ...query }) => {
+      if (fresh) poller.refreshed();
+      return withClient((c) => c.listEmails(query, { view: 'list', fresh }));
+    },
+    watchList: async ({ query, visible }) => {
+      poller.watch(query, visible);
+      return null;
+    },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
     getEmailBody: ({ id, format }) => withClient((c) => c.getEmailBody(id, format)),
     deleteEmail: ({ id }) => withClient((c) => c.deleteEmail(id)).then(() => null),
@@ -284,7 +322,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
       return found;
     },
-    dispose: endSession,
+    dispose: () => {
+      poller.stop();
+      endSession();
+    },
+    poller,
   };
 }
 

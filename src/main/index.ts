@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, shell } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AccountManager } from './account/accounts.ts';
@@ -76,6 +76,14 @@ if (!app.requestSingleInstanceLock()) {
       emit,
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
       installUpdate: () => updates?.install(),
+      notify: (title, body) => {
+        if (!Notification.isSupported()) return;
+        const shown = new Notification({ title, body, silent: false });
+        shown.on('click', () => mainWindow?.show());
+        shown.show();
+      },
+      // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
+      setBadgeCount: (count) => void app.setBadgeCount(count),
     });
     registerIpc(ipcMain, handlers, devServerUrl);
     serveRenderer(join(import.meta.dirname, '../renderer'));

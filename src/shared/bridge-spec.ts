@@ -4,6 +4,7 @@
  */
 export const METHODS = [
   'listEmails',
+  'watchList',
   'getEmail',
   'getEmailBody',
   'deleteEmail',
@@ -26,7 +27,7 @@ export const METHODS = [
 ] as const;
 export type Method = (typeof METHODS)[number];
 
-export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus'] as const;
+export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export interface BridgeSpec {

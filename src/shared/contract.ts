@@ -8,8 +8,8 @@ import { z } from 'zod';
 import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
 import { FLAVORS, type FlavorName } from './domain/flavor.ts';
-import { ListQuerySchema } from './domain/list-query.ts';
-import { THEMES, type Settings } from './domain/settings.ts';
+import { ListQuerySchema, type ListQuery } from './domain/list-query.ts';
+import { DENSITIES, THEMES, type Settings } from './domain/settings.ts';
 import type { UpdateStatus } from './domain/update.ts';
 import type { EventName, Method } from './bridge-spec.ts';
 
@@ -58,13 +58,24 @@ const Id = z
 const AutomationBody = z.record(z.string(), z.unknown());
 const None = z.undefined().or(z.null()).transform(() => undefined);
 
-export const SettingsSchema = z
+const SettingsFields = z
   .object({
     pageSize: z.number().int().min(5).max(100),
     confirmDelete: z.boolean(),
     theme: z.enum(THEMES),
+    density: z.enum(DENSITIES),
+    notifyNewMail: z.boolean(),
   })
-  .strict() satisfies z.ZodType<Settings>;
+  .strict();
+
+/** Settings as stored: files from before a field existed load with its default. */
+export const SettingsSchema = SettingsFields.extend({
+  density: SettingsFields.shape.density.default('compact'),
+  notifyNewMail: SettingsFields.shape.notifyNewMail.default(false),
+}).strict() satisfies z.ZodType<Settings, unknown>;
+
+/** A change to some settings: no defaults here, or a change to one would reset the others. */
+export const SettingsPatchSchema = SettingsFields.partial().strict();
 export { THEMES, type Settings };
 
 /** `auto`: main finds out by asking the server (testConnection). */
@@ -106,6 +117,8 @@ export const ConnectionTestSchema = z
 export const contract = {
   /** `fresh` skips main's short-lived page cache (an explicit refresh). */
   listEmails: ListQuerySchema.extend({ fresh: z.boolean().optional() }),
+  /** The list the user looks at (null: none), and whether the window is visible: main polls it. */
+  watchList: z.object({ query: ListQuerySchema.nullable(), visible: z.boolean() }).strict(),
   getEmail: z.object({ id: Id }).strict(),
   getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
   deleteEmail: z.object({ id: Id }).strict(),
@@ -122,7 +135,7 @@ export const contract = {
   switchAccount: z.object({ id: Id.nullable() }).strict(),
   removeAccount: z.object({ id: Id }).strict(),
   getSettings: None,
-  updateSettings: SettingsSchema.partial().strict(),
+  updateSettings: SettingsPatchSchema,
   openExternal: z.object({ url: z.string().max(8000) }).strict(),
   getAppInfo: None,
   /** Restart into a downloaded update: only ever on the user's word. */
@@ -181,6 +194,7 @@ export interface AppInfo {
 export interface Results {
   /** `unknownAddress`: the filter names an inbox or sender with no mail yet (an empty page, not an error). */
   listEmails: EmailPage & { unknownAddress?: { field: 'inbox' | 'sender'; value: string } };
+  watchList: null;
   getEmail: Email;
   getEmailBody: EmailBody;
   deleteEmail: null;
@@ -211,6 +225,8 @@ export interface Events {
   rateLimit: RateLimitState;
   menuCommand: MenuCommand;
   updateStatus: UpdateStatus;
+  /** Page 1 of the watched list, polled by main: new mail slides in from here. */
+  listPolled: { query: ListQuery; page: Results['listEmails'] };
 }
 
 export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts'] as const;

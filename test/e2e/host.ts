@@ -29,8 +29,11 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
   /** Pretend the OS has no keyring. */
   noKeyring?: boolean;
   viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
   /** The answer main's native consent dialog gets (default: Cancel). */
   consent?: boolean;
+  /** How often main polls for new mail (default: 30 s, as in the app). */
+  pollIntervalMs?: number;
 };
 
 export interface AppHandle {
@@ -52,6 +55,10 @@ export interface AppHandle {
   emit<E extends EventName>(event: E, payload: Events[E]): void;
   /** How often the renderer asked main to install a downloaded update. */
   installUpdateCalls: number;
+  /** Desktop notifications main showed. */
+  notifications: string[];
+  /** The dock/taskbar badge main set last. */
+  badgeCount: number | null;
   settingsPath: string;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
@@ -121,6 +128,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const blockedRequests: string[] = [];
   const openedExternally: string[] = [];
   const consentAsked: string[] = [];
+  const notifications: string[] = [];
   let consentAnswer = options.consent === true;
   let page: Page | null = null;
 
@@ -156,9 +164,14 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     installUpdate: () => {
       handle.installUpdateCalls += 1;
     },
+    pollIntervalMs: options.pollIntervalMs,
+    notify: (title, body) => notifications.push(`${title}: ${body}`),
+    setBadgeCount: (count) => {
+      handle.badgeCount = count;
+    },
   });
 
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
   // The renderer makes no requests of its own: anything beyond its files is refused and noted.
   await context.route('**/*', (route) => {
     const url = route.request().url();
@@ -195,6 +208,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     },
     emit,
     installUpdateCalls: 0,
+    notifications,
+    badgeCount: null,
     settingsPath,
     dataDir,
     async close() {

@@ -13,7 +13,13 @@ import { JsonFile } from './json-file.ts';
 import { originOf, transportOf } from './origin.ts';
 import type { OpenedToken, StoredToken, TokenVault } from './vault.ts';
 
-export const DEFAULT_SETTINGS: Settings = { pageSize: 25, confirmDelete: true, theme: 'system' };
+export const DEFAULT_SETTINGS: Settings = {
+  pageSize: 25,
+  confirmDelete: true,
+  theme: 'system',
+  density: 'compact',
+  notifyNewMail: false,
+};
 
 /** Files written before tokens were bound to an origin lack `origin`: load() binds them to the account's address. */
 const StoredTokenSchema = z.object({

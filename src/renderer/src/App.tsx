@@ -136,6 +136,7 @@ export function App() {
       subscribe('accountsChanged', (state) => setAccounts(state)),
       subscribe('rateLimit', (rateLimit) => useStore.setState({ rateLimit })),
       subscribe('updateStatus', (update) => useStore.setState({ update })),
+      subscribe('listPolled', ({ query, page }) => useStore.getState().mergePolled(query, page)),
       subscribe('menuCommand', (command) => {
         if (command === 'refresh') run('refresh');
         else if (command === 'open-settings') run('go-settings');
@@ -143,7 +144,13 @@ export function App() {
         else run('shortcuts');
       }),
     ];
-    return () => stops.forEach((stop) => stop());
+    // Main polls for new mail only while the window can be seen.
+    const visibility = () => useStore.getState().watchList();
+    document.addEventListener('visibilitychange', visibility);
+    return () => {
+      stops.forEach((stop) => stop());
+      document.removeEventListener('visibilitychange', visibility);
+    };
   }, []);
 
   return (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayBounds, EMPTY_FILTERS, listQueryFor, nextSelection } from '../../../src/renderer/src/features/inbox/slice.ts';
+import { arrivals, listQueryFor, nextSelection, visibleRows } from '../../../src/renderer/src/features/inbox/slice.ts';
+import type { Email } from '../../../src/shared/domain/email.ts';
 import { actionFor, SHORTCUTS } from '../../../src/renderer/src/features/keyboard/shortcuts.ts';
 import { formatAvailable, preferredFormat } from '../../../src/renderer/src/features/message/slice.ts';
 
@@ -41,21 +42,26 @@ describe('keyboard map', () => {
 });
 
 describe('list logic', () => {
-  it('builds the query from filters and page', () => {
-    expect(listQueryFor({ ...EMPTY_FILTERS, search: 'x', unread: true }, 3, 50)).toEqual({
-      page: 3, limit: 50, search: 'x', inbox: undefined, sender: undefined, unread: true, favorite: undefined,
-      since: undefined, until: undefined,
-    });
+  it('builds the query from the search box and the page; errors are kept, not sent', () => {
+    expect(listQueryFor('invoice is:unread', 3, 50).query).toEqual({ page: 3, limit: 50, search: 'invoice', unread: true });
+    const wrong = listQueryFor('frm:x', 1, 25);
+    expect(wrong.errors).toHaveLength(1);
+    expect(wrong.query).toEqual({ page: 1, limit: 25 });
   });
 
-  it('turns a day range into exclusive instants that include both days', () => {
-    const { since, until } = dayBounds('2026-11-02', '2026-11-03');
-    const startOf2nd = new Date('2026-11-02T00:00:00').getTime();
-    const startOf4th = new Date('2026-11-04T00:00:00').getTime();
-    expect(Date.parse(since!)).toBe(startOf2nd - 1);
-    expect(Date.parse(until!)).toBe(startOf4th);
-    expect(dayBounds('', '')).toEqual({ since: undefined, until: undefined });
-    expect(dayBounds('not-a-day', '')).toEqual({ since: undefined, until: undefined });
+  const mail = (id: string, created_at: string, attachments = 0) => ({ id, created_at, attachments: Array.from({ length: attachments }) }) as unknown as Email;
+
+  it('narrows the page for has:attachment, which the server cannot filter on', () => {
+    const list = { data: [mail('a', '2026-11-01', 1), mail('b', '2026-11-02')] } as never;
+    expect(visibleRows(list, 'has:attachment').map((e) => e.id)).toEqual(['a']);
+    expect(visibleRows(list, '').map((e) => e.id)).toEqual(['a', 'b']);
+  });
+
+  it('finds arrivals in a polled page: unseen and not older than what is shown', () => {
+    const shown = [mail('b', '2026-11-02T10:00:00Z'), mail('a', '2026-11-01T10:00:00Z')];
+    const polled = [mail('c', '2026-11-03T10:00:00Z'), mail('b', '2026-11-02T10:00:00Z'), mail('old', '2026-10-01T10:00:00Z')];
+    expect(arrivals(shown, polled).map((e) => e.id)).toEqual(['c']);
+    expect(arrivals([], polled).map((e) => e.id)).toEqual(['c', 'b', 'old']);
   });
 
   it('moves the selection within the page', () => {

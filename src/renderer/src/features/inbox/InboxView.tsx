@@ -1,109 +1,227 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { parseSearch, planSearch, withoutTerm, type Term } from '../../../../shared/domain/search-query.ts';
+import { exactDate, shortDate } from '../../format.ts';
+import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { MessageView } from '../message/MessageView.tsx';
+import { visibleRows } from './slice.ts';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function Filters() {
-  const filters = useStore((s) => s.filters);
-  const setFilters = useStore((s) => s.setFilters);
-  const searchRef = useRef<HTMLInputElement>(null);
+function SearchBox() {
+  const text = useStore((s) => s.searchText);
+  const known = useStore((s) => s.knownAddresses);
+  const recent = useStore((s) => s.recentSearches);
+  const { setSearchText, applySearch } = useStore.getState();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // Typing is debounced; the field itself is never reset under the user's fingers.
-  const debounced = (patch: Parameters<typeof setFilters>[0]) => {
+  const recall = useRef(-1);
+  const parsed = useMemo(() => parseSearch(text), [text]);
+  const plan = useMemo(() => planSearch(parsed), [parsed]);
+
+  // Typing runs the search after a pause; Enter runs it at once.
+  const change = (next: string) => {
+    setSearchText(next);
+    recall.current = -1;
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => setFilters(patch), 250);
+    timer.current = setTimeout(() => applySearch(), 300);
   };
+  const intoResults = () => {
+    clearTimeout(timer.current);
+    applySearch({ remember: true });
+    // The results may still be on their way: the list takes focus when it is there.
+    useStore.setState({ listFocusRequested: true });
+  };
+  const replaceTerm = (term: Term, value: string) => {
+    const key = term.kind === 'from' ? 'from' : 'to';
+    change(`${text.slice(0, term.start)}${key}:${value}${text.slice(term.end)}`);
+  };
+  const suggestions = plan.partial.flatMap((partial) => {
+    const pool = partial.field === 'from' ? known.senders : known.inboxes;
+    const term = parsed.terms.find((t) => t.kind === partial.field && t.value === partial.value)!;
+    return pool
+      .filter((address) => address.toLowerCase().includes(partial.value.toLowerCase()))
+      .slice(0, 6)
+      .map((address) => ({ address, term }));
+  });
+
   return (
     <div className="filters" role="search">
       <input
         id="search"
-        ref={searchRef}
         type="search"
-        placeholder="Search subject, sender, inbox  ( / )"
+        placeholder="Search  from: to: subject: is:unread after: has:attachment  ( / )"
         aria-label="Search"
-        defaultValue={filters.search}
-        onChange={(e) => debounced({ search: e.target.value })}
+        aria-invalid={parsed.errors.length > 0}
+        aria-describedby={parsed.errors.length > 0 ? 'search-errors' : undefined}
+        spellCheck={false}
+        value={text}
+        onChange={(e) => change(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' || (e.key === 'ArrowDown' && suggestions.length === 0)) {
+            e.preventDefault();
+            intoResults();
+          } else if (e.key === 'Escape') {
+            // Esc clears the search; a second Esc leaves the box.
+            if (text) {
+              e.preventDefault();
+              e.stopPropagation();
+              change('');
+              clearTimeout(timer.current);
+              applySearch();
+            }
+          } else if (e.key === 'ArrowUp' && (text === '' || recall.current >= 0) && recent.length > 0) {
+            e.preventDefault();
+            recall.current = Math.min(recall.current + 1, recent.length - 1);
+            setSearchText(recent[recall.current]!);
+          }
+        }}
       />
-      <input
-        aria-label="Inbox address"
-        placeholder="inbox@…"
-        defaultValue={filters.inbox}
-        onChange={(e) => debounced({ inbox: e.target.value })}
-      />
-      <input
-        aria-label="Sender address"
-        placeholder="sender@…"
-        defaultValue={filters.sender}
-        onChange={(e) => debounced({ sender: e.target.value })}
-      />
-      <label>
-        From <input type="date" aria-label="From day" value={filters.fromDay} onChange={(e) => setFilters({ fromDay: e.target.value })} />
-      </label>
-      <label>
-        to <input type="date" aria-label="To day" value={filters.toDay} onChange={(e) => setFilters({ toDay: e.target.value })} />
-      </label>
-      <label>
-        <input type="checkbox" checked={filters.unread} onChange={(e) => setFilters({ unread: e.target.checked })} /> Unread (u)
-      </label>
-      <label>
-        <input type="checkbox" checked={filters.favorite} onChange={(e) => setFilters({ favorite: e.target.checked })} /> Starred (f)
-      </label>
+      {parsed.errors.length > 0 && (
+        <ul className="search-errors" id="search-errors" role="alert">
+          {parsed.errors.map((error) => (
+            <li key={`${error.start}-${error.end}`}>
+              <mark>{text.slice(error.start, error.end)}</mark> {error.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {parsed.terms.length > 0 && (
+        <ul className="chips" aria-label="Search terms">
+          {parsed.terms.map((term) => (
+            <li key={`${term.start}-${term.raw}`} className={`chip ${term.kind}`}>
+              {term.raw}
+              <button type="button" aria-label={`Remove ${term.raw}`} onClick={() => {
+                change(withoutTerm(text, term));
+              }}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {suggestions.length > 0 && (
+        <ul className="suggestions" aria-label="Known addresses">
+          {suggestions.map(({ address, term }) => (
+            <li key={`${term.kind}-${address}`}>
+              <button type="button" onClick={() => replaceTerm(term, address)}>
+                {term.kind === 'from' ? 'from:' : 'to:'}
+                {address}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {plan.onPage.hasAttachment && <p className="search-note">has:attachment narrows the page the server sent: the server cannot filter on attachments.</p>}
+      {plan.partial.length > 0 && suggestions.length === 0 && (
+        <p className="search-note">“{plan.partial[0]!.value}” is part of an address: searching for it in every address and subject.</p>
+      )}
     </div>
   );
 }
 
 function EmailList() {
   const list = useStore((s) => s.list);
+  const search = useStore((s) => s.search);
+  const rows = useMemo(() => visibleRows(list, search), [list, search]);
   const selectedId = useStore((s) => s.selectedId);
   const openId = useStore((s) => s.openId);
+  const newIds = useStore((s) => s.newIds);
+  const density = useStore((s) => s.settings.density);
   const select = useStore((s) => s.select);
   const openMessage = useStore((s) => s.openMessage);
+  const clearNew = useStore((s) => s.clearNew);
   const selectedRef = useRef<HTMLLIElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const firstShown = useRef<string | null>(null);
   const listFailed = useStore((s) => s.listError !== null);
-  const filtered = useStore((s) => Object.values(s.filters).some((value) => Boolean(value)));
 
   useEffect(() => {
     selectedRef.current?.scrollIntoView({ block: 'nearest' });
   }, [selectedId]);
 
+  const focusRequested = useStore((s) => s.listFocusRequested);
+  useEffect(() => {
+    if (!focusRequested || !listRef.current) return;
+    listRef.current.focus();
+    useStore.setState({ listFocusRequested: false });
+  }, [rows, focusRequested]);
+
+  // Mail that slides in at the top must not move what the user is looking at.
+  useLayoutEffect(() => {
+    const element = listRef.current;
+    const previous = firstShown.current;
+    firstShown.current = rows[0]?.id ?? null;
+    if (!element || previous === null || element.scrollTop === 0) return;
+    const inserted = rows.findIndex((row) => row.id === previous);
+    if (inserted <= 0) return;
+    const height = (element.firstElementChild as HTMLElement | null)?.offsetHeight ?? 0;
+    element.scrollTop += inserted * height;
+  }, [rows]);
+
   // A failed first load shows its banner above: never an endless "Loading…".
   if (!list) return <p className="empty">{listFailed ? 'The list could not be loaded.' : 'Loading…'}</p>;
-  if (list.data.length === 0) {
+  if (rows.length === 0) {
     const message = list.unknownAddress
       ? `No mail for ${list.unknownAddress.value} yet.`
-      : filtered
-        ? 'No emails match these filters.'
-        : 'No mail here yet. New mail shows up when you refresh (r).';
+      : search
+        ? `No email matches “${search}”.`
+        : 'No mail here yet. New mail shows up by itself.';
     return <p className="empty">{message}</p>;
   }
+  const fresh = new Set(newIds);
+  const now = new Date();
   return (
-    <ul className="email-list" role="listbox" aria-label="Emails" aria-activedescendant={selectedId ? `email-${selectedId}` : undefined}>
-      {list.data.map((email) => (
-        <li
-          key={email.id}
-          id={`email-${email.id}`}
-          role="option"
-          aria-selected={email.id === selectedId}
-          ref={email.id === selectedId ? selectedRef : undefined}
-          className={[email.read === null ? 'unread' : '', email.id === openId ? 'open' : ''].join(' ')}
+    <>
+      {newIds.length > 0 && (
+        <button
+          type="button"
+          className="new-mail"
           onClick={() => {
-            select(email.id);
-            void openMessage(email.id);
+            listRef.current?.scrollTo({ top: 0 });
+            clearNew();
           }}
         >
-          <span className="star" aria-label={email.favorite ? 'Starred' : undefined}>{email.favorite ? '★' : ''}</span>
-          <span className="from">{email.sender.display_name || email.sender.email}</span>
-          <span className="subject">{email.subject || '(no subject)'}</span>
-          <span className="meta">
-            {email.attachments.length > 0 ? '📎 ' : ''}
-            <time dateTime={email.created_at}>{dateFormat.format(new Date(email.created_at))}</time>
-          </span>
-          <span className="to">{email.inbox.email}</span>
-        </li>
-      ))}
-    </ul>
+          ↑ {newIds.length} new
+        </button>
+      )}
+      <ul
+        id="email-list"
+        ref={listRef}
+        className={`email-list ${density}`}
+        role="listbox"
+        aria-label="Emails"
+        tabIndex={0}
+        aria-activedescendant={selectedId ? `email-${selectedId}` : undefined}
+      >
+        {rows.map((email) => {
+          const from = email.sender.display_name || email.sender.email;
+          return (
+            <li
+              key={email.id}
+              id={`email-${email.id}`}
+              role="option"
+              aria-selected={email.id === selectedId}
+              ref={email.id === selectedId ? selectedRef : undefined}
+              className={[email.read === null ? 'unread' : '', email.id === openId ? 'open' : '', fresh.has(email.id) ? 'new' : ''].join(' ')}
+              onClick={() => {
+                select(email.id);
+                void openMessage(email.id);
+              }}
+            >
+              <span className="star" aria-label={email.favorite ? 'Starred' : undefined}>{email.favorite ? '★' : ''}</span>
+              <span className="from" title={`${from} <${email.sender.email}>`}>{from}</span>
+              <span className="subject" title={email.subject}>{email.subject || '(no subject)'}</span>
+              <span className="meta">
+                {email.attachments.length > 0 && <PaperclipIcon label="Has attachments" />}
+                <time dateTime={email.created_at} title={exactDate(email.created_at)}>
+                  {shortDate(email.created_at, now)}
+                </time>
+              </span>
+              {density === 'comfortable' && <span className="to">to {email.inbox.email}</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
 
@@ -134,7 +252,7 @@ export function InboxView() {
   return (
     <div className="inbox">
       <section className="list-pane" aria-label="Email list">
-        <Filters />
+        <SearchBox />
         {listError && <ErrorBanner error={listError} onRetry={() => void loadList({ fresh: true })} />}
         <EmailList />
         <Pagination />

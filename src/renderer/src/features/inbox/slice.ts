@@ -3,71 +3,79 @@ import type { BridgeError } from '../../../../shared/contract.ts';
 import type { Results } from '../../../../shared/contract.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
 import type { ListQuery } from '../../../../shared/domain/list-query.ts';
+import { parseSearch, planSearch, toggleIs } from '../../../../shared/domain/search-query.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
 
-export interface InboxFilters {
-  search: string;
-  inbox: string;
-  sender: string;
-  unread: boolean;
-  favorite: boolean;
-  /** Local calendar days, `YYYY-MM-DD`, both included; empty for no bound. */
-  fromDay: string;
-  toDay: string;
+/** The search box's plan for a page: what the server is asked, what is narrowed here, what is wrong. Pure. */
+export function listQueryFor(search: string, page: number, pageSize: number, now: Date = new Date()) {
+  const parsed = parseSearch(search, now);
+  const plan = planSearch(parsed, now);
+  const query: ListQuery = { page, limit: pageSize, ...plan.query };
+  return { query, onPage: plan.onPage, partial: plan.partial, errors: parsed.errors };
 }
 
-export const EMPTY_FILTERS: InboxFilters = {
-  search: '',
-  inbox: '',
-  sender: '',
-  unread: false,
-  favorite: false,
-  fromDay: '',
-  toDay: '',
-};
+/** The rows shown: the page, narrowed by what the server cannot filter on. Pure. */
+export function visibleRows(list: Results['listEmails'] | null, search: string): Email[] {
+  if (!list) return [];
+  const { onPage } = listQueryFor(search, 1, 1);
+  return onPage.hasAttachment ? list.data.filter((e) => e.attachments.length > 0) : list.data;
+}
 
-/** The service's bounds are exclusive instants: a day range becomes the instants around it. Pure. */
-export function dayBounds(fromDay: string, toDay: string): { since?: string; until?: string } {
-  const instant = (day: string, offsetDays: number) => {
-    const date = new Date(`${day}T00:00:00`);
-    if (Number.isNaN(date.getTime())) return undefined;
-    date.setDate(date.getDate() + offsetDays);
-    return new Date(date.getTime() + (offsetDays === 0 ? -1 : 0)).toISOString();
-  };
-  return { since: fromDay ? instant(fromDay, 0) : undefined, until: toDay ? instant(toDay, 1) : undefined };
+/** Mail in a polled page 1 that the list on screen does not show yet, newest first. Pure. */
+export function arrivals(shown: Email[], polled: Email[]): Email[] {
+  const known = new Set(shown.map((e) => e.id));
+  const newest = shown.reduce((max, e) => (e.created_at > max ? e.created_at : max), '');
+  return polled.filter((e) => !known.has(e.id) && e.created_at >= newest);
+}
+
+const RECENT_KEY = 'inbox-desk:recent-searches';
+const RECENT_MAX = 10;
+const KNOWN_MAX = 500;
+
+function loadRecent(): string[] {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').slice(0, RECENT_MAX) : [];
+  } catch {
+    return [];
+  }
 }
 
 export interface InboxSlice {
-  filters: InboxFilters;
+  /** What is typed in the search box. */
+  searchText: string;
+  /** The search the list on screen was asked with. */
+  search: string;
   page: number;
   list: Results['listEmails'] | null;
   listLoading: boolean;
   listError: BridgeError | null;
   selectedId: string | null;
+  /** Addresses seen in lists: offered for a partial from: or to:. */
+  knownAddresses: { senders: string[]; inboxes: string[] };
+  recentSearches: string[];
+  /** Mail that arrived by polling and is not looked at yet. */
+  newIds: string[];
+  /** Enter or ↓ in the search box: the list takes focus once it shows. */
+  listFocusRequested: boolean;
   /** `fresh`: the user asked to refresh, so main's page cache is skipped. */
   loadList: (options?: { fresh?: boolean }) => Promise<void>;
-  setFilters: (patch: Partial<InboxFilters>) => void;
+  setSearchText: (text: string) => void;
+  /** Runs what is typed (when it has no errors); `remember` keeps it in the recent searches. */
+  applySearch: (options?: { remember?: boolean }) => void;
+  toggleIsTerm: (value: 'unread' | 'starred') => void;
   goToPage: (page: number) => void;
   select: (id: string | null) => void;
   moveSelection: (delta: number) => void;
   toggleFavorite: (id?: string) => Promise<void>;
   deleteEmail: (id?: string) => Promise<void>;
   patchListEmail: (email: Email) => void;
-}
-
-/** The query the list sends for the current filters and page. Pure. */
-export function listQueryFor(filters: InboxFilters, page: number, pageSize: number): ListQuery {
-  return {
-    page,
-    limit: pageSize,
-    search: filters.search || undefined,
-    inbox: filters.inbox || undefined,
-    sender: filters.sender || undefined,
-    unread: filters.unread || undefined,
-    favorite: filters.favorite || undefined,
-    ...dayBounds(filters.fromDay, filters.toDay),
-  };
+  /** Tells main what to poll, and whether the window can be seen. */
+  watchList: () => void;
+  /** Page 1 as main just polled it: new mail slides in at the top. */
+  mergePolled: (query: ListQuery, page: Results['listEmails']) => void;
+  clearNew: () => void;
 }
 
 /** Where the selection goes when `delta` rows away; stays inside the page. Pure. */
@@ -81,31 +89,47 @@ export function nextSelection(ids: string[], current: string | null, delta: numb
 let listSequence = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
+const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
+
 export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set, get) => ({
-  filters: EMPTY_FILTERS,
+  searchText: '',
+  search: '',
   page: 1,
   list: null,
   listLoading: false,
   listError: null,
   selectedId: null,
+  knownAddresses: { senders: [], inboxes: [] },
+  recentSearches: loadRecent(),
+  newIds: [],
+  listFocusRequested: false,
 
   loadList: async (options = {}) => {
     const sequence = ++listSequence;
     clearTimeout(retryTimer);
-    const { filters, page, settings } = get();
+    const { search, page, settings } = get();
+    const { query, errors } = listQueryFor(search, page, settings.pageSize);
+    // A search with an error is shown in place and never sent.
+    if (errors.length > 0) return;
     set({ listLoading: true });
     try {
-      const query = listQueryFor(filters, page, settings.pageSize);
       const list = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
       if (sequence !== listSequence) return;
       const ids = list.data.map((e) => e.id);
       const selectedId = get().selectedId;
+      const known = get().knownAddresses;
+      const add = (existing: string[], more: string[]) => [...new Set([...existing, ...more])].slice(-KNOWN_MAX);
       set({
+        knownAddresses: {
+          senders: add(known.senders, list.data.map((e) => e.sender.email)),
+          inboxes: add(known.inboxes, list.data.map((e) => e.inbox.email)),
+        },
         list,
         listLoading: false,
         listError: null,
         selectedId: selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
       });
+      get().watchList();
     } catch (error) {
       if (sequence !== listSequence) return;
       const bridgeError = asBridgeError(error);
@@ -118,16 +142,62 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     }
   },
 
-  setFilters: (patch) => {
-    set({ filters: { ...get().filters, ...patch }, page: 1 });
+  setSearchText: (searchText) => set({ searchText }),
+
+  applySearch: (options = {}) => {
+    const text = get().searchText.trim();
+    if (listQueryFor(text, 1, 1).errors.length > 0) return;
+    if (options.remember && text) {
+      const recentSearches = [text, ...get().recentSearches.filter((r) => r !== text)].slice(0, RECENT_MAX);
+      set({ recentSearches });
+      try {
+        localStorage.setItem(RECENT_KEY, JSON.stringify(recentSearches));
+      } catch {
+        // Private storage may be unavailable: recents then last for the session.
+      }
+    }
+    if (text === get().search && get().list) return;
+    set({ search: text, page: 1, newIds: [] });
     void get().loadList();
   },
+
+  toggleIsTerm: (value) => {
+    set({ searchText: toggleIs(get().searchText, value) });
+    get().applySearch();
+  },
+
+  watchList: () => {
+    const { search, settings } = get();
+    const { query, errors } = listQueryFor(search, 1, settings.pageSize);
+    const visible = typeof document === 'undefined' || document.visibilityState !== 'hidden';
+    void call('watchList', { query: errors.length > 0 ? null : query, visible }).catch(() => undefined);
+  },
+
+  mergePolled: (query, polled) => {
+    const { list, search, page, settings } = get();
+    if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
+    const fresh = arrivals(list.data, polled.data);
+    // What the server now says of mail on screen (read, starred) is taken as is.
+    const updated = new Map(polled.data.map((e) => [e.id, e]));
+    const data = list.data.map((e) => updated.get(e.id) ?? e);
+    if (fresh.length === 0) {
+      set({ list: { ...list, data } });
+      return;
+    }
+    // On page 1 new mail slides in at the top; elsewhere it is only counted. Selection and open email stay.
+    set({
+      list: page === 1 ? { ...list, data: [...fresh, ...data], meta: { ...list.meta, total: polled.meta.total } } : { ...list, data },
+      newIds: [...fresh.map((e) => e.id), ...get().newIds],
+    });
+  },
+
+  clearNew: () => set({ newIds: [] }),
 
   goToPage: (page) => {
     const last = get().list?.meta.last_page ?? 1;
     const target = Math.min(Math.max(1, page), Math.max(1, last));
     if (target === get().page && get().list) return;
-    set({ page: target, selectedId: null });
+    set({ page: target, selectedId: null, newIds: [] });
     void get().loadList();
   },
 

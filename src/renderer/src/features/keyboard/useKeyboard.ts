@@ -39,10 +39,10 @@ export function run(action: Action): void {
       if (inInbox && s.selectedId && (!s.settings.confirmDelete || window.confirm('Delete this email?'))) void s.deleteEmail();
       break;
     case 'toggle-unread':
-      if (inInbox) s.setFilters({ unread: !s.filters.unread });
+      if (inInbox) s.toggleIsTerm('unread');
       break;
     case 'toggle-favorites':
-      if (inInbox) s.setFilters({ favorite: !s.filters.favorite });
+      if (inInbox) s.toggleIsTerm('starred');
       break;
     case 'focus-search': {
       // Focus at once when the field is there, so keys typed right after '/' land in it.

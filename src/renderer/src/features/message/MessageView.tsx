@@ -2,6 +2,8 @@ import { useMemo, useRef } from 'react';
 import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
+import { exactDate, shortDate } from '../../format.ts';
+import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
 import { emailDocument, sanitizeEmailHtml } from './sanitize.ts';
@@ -122,9 +124,7 @@ export function MessageView() {
           <h2>{email.subject || '(no subject)'}</h2>
           <dl>
             <dt>From</dt>
-            <dd>
-              {email.sender.display_name} &lt;{email.sender.email}&gt;
-            </dd>
+            <dd>{email.sender.display_name ? `${email.sender.display_name} <${email.sender.email}>` : email.sender.email}</dd>
             <dt>To</dt>
             <dd>{email.inbox.email}</dd>
             {email.carbon_copies.length > 0 && (
@@ -134,7 +134,11 @@ export function MessageView() {
               </>
             )}
             <dt>Date</dt>
-            <dd>{new Date(email.created_at).toLocaleString()}</dd>
+            <dd>
+              <time dateTime={email.created_at} title={exactDate(email.created_at)}>
+                {shortDate(email.created_at)}
+              </time>
+            </dd>
           </dl>
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">
@@ -171,7 +175,7 @@ export function MessageView() {
               {email.attachments.map((a) => (
                 <li key={a.id}>
                   <button type="button" onClick={() => void saveAttachment(a.id)} title={`Save ${a.file_name}`}>
-                    📎 {a.file_name} <small>({a.size_for_human || `${a.size_in_bytes} B`}, {a.content_type})</small>
+                    <PaperclipIcon /> {a.file_name} <small>({a.size_for_human || `${a.size_in_bytes} B`}, {a.content_type})</small>
                   </button>
                 </li>
               ))}

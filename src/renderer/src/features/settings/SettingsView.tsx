@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { THEMES } from '../../../../shared/domain/settings.ts';
+import { THEMES, type DENSITIES } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
@@ -201,6 +201,17 @@ export function SettingsView() {
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          List density
+          <select value={settings.density} onChange={(e) => void updateSettings({ density: e.target.value as (typeof DENSITIES)[number] })}>
+            <option value="compact">Compact: one line an email</option>
+            <option value="comfortable">Comfortable: two lines an email</option>
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={settings.notifyNewMail} onChange={(e) => void updateSettings({ notifyNewMail: e.target.checked })} />
+          Desktop notification when new mail arrives
         </label>
         <label className="check">
           <input type="checkbox" checked={settings.confirmDelete} onChange={(e) => void updateSettings({ confirmDelete: e.target.checked })} />

@@ -67,7 +67,7 @@ export interface SettingsSlice {
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => ({
   accounts: null,
-  settings: { pageSize: 25, confirmDelete: true, theme: 'system' },
+  settings: { pageSize: 25, confirmDelete: true, theme: 'system', density: 'compact', notifyNewMail: false },
   appInfo: null,
   rateLimit: { limit: null, remaining: null, blockedUntil: null },
   update: null,

@@ -1,0 +1,97 @@
+/**
+ * New mail arrives by itself: while the window is visible, main asks for page
+ * 1 of the list the user is looking at, every `intervalMs`, and only while the
+ * rate budget allows (rate-budget.ts: never during a 429 wait, never below the
+ * floor). A refresh by the user resets the timer. No electron import.
+ */
+import type { RateLimitState } from '../shared/contract.ts';
+import type { ListQuery } from '../shared/domain/list-query.ts';
+import { canPoll } from '../shared/domain/rate-budget.ts';
+import type { EmailListing } from './api/client.ts';
+
+export const DEFAULT_POLL_MS = 30_000;
+
+export interface PollerDeps {
+  intervalMs: number;
+  fetchPage: (query: ListQuery) => Promise<EmailListing>;
+  /** The team's unread total (for the dock/taskbar badge). */
+  fetchUnread: () => Promise<number>;
+  rate: () => RateLimitState;
+  /** Page 1 of the watched list, as it is now. */
+  onPage: (query: ListQuery, page: EmailListing) => void;
+  /** Emails that arrived since the last poll (never on the first one). */
+  onNewMail: (emails: EmailListing['data']) => void;
+  onUnread: (count: number) => void;
+  setTimer: (run: () => void, ms: number) => () => void;
+  now: () => number;
+}
+
+export class MailPoller {
+  private readonly deps: PollerDeps;
+  private query: ListQuery | null = null;
+  private visible = false;
+  private cancel: (() => void) | null = null;
+  private known: Set<string> | null = null;
+  private running = false;
+  /** Polls actually sent, and skipped for the budget (for tests and the bench). */
+  readonly counts = { polled: 0, skipped: 0 };
+
+  constructor(deps: PollerDeps) {
+    this.deps = deps;
+  }
+
+  /** What the user looks at, and whether they can see it; null stops. */
+  watch(query: ListQuery | null, visible: boolean): void {
+    const key = (q: ListQuery | null) => (q === null ? null : JSON.stringify({ ...q, page: 1 }));
+    if (key(query) !== key(this.query)) this.known = null;
+    this.query = query === null ? null : { ...query, page: 1 };
+    this.visible = visible;
+    this.reschedule();
+  }
+
+  /** The user refreshed: that was a poll; the next one waits a full interval. */
+  refreshed(): void {
+    this.reschedule();
+  }
+
+  stop(): void {
+    this.cancel?.();
+    this.cancel = null;
+    this.query = null;
+  }
+
+  private reschedule(): void {
+    this.cancel?.();
+    this.cancel = null;
+    if (this.query === null || !this.visible) return;
+    this.cancel = this.deps.setTimer(() => void this.tick(), this.deps.intervalMs);
+  }
+
+  /** One poll, if the budget allows; then the next one is scheduled either way. */
+  async tick(): Promise<void> {
+    const query = this.query;
+    if (query === null || !this.visible || this.running) return;
+    if (!canPoll(this.deps.rate(), this.deps.now())) {
+      this.counts.skipped += 1;
+      this.reschedule();
+      return;
+    }
+    this.running = true;
+    try {
+      this.counts.polled += 1;
+      const page = await this.deps.fetchPage(query);
+      if (this.query === query) {
+        const fresh = this.known === null ? [] : page.data.filter((email) => !this.known!.has(email.id));
+        this.known = new Set([...(this.known ?? []), ...page.data.map((email) => email.id)]);
+        this.deps.onPage(query, page);
+        if (fresh.length > 0) this.deps.onNewMail(fresh);
+      }
+      if (canPoll(this.deps.rate(), this.deps.now())) this.deps.onUnread(await this.deps.fetchUnread());
+    } catch {
+      // A failed poll is quiet: the user's own requests report errors.
+    } finally {
+      this.running = false;
+      this.reschedule();
+    }
+  }
+}
