@@ -141,3 +141,46 @@ test.describe('the inbox list', () => {
     expect(app.notifications).toEqual([]); // notifications are off by default
   });
 });
+
+test.describe('polling within the rate budget', () => {
+  const count = (log: AccessLogEntry[]) => log.filter((entry) => entry.url.includes('/emails?')).length;
+
+  test('stops below the floor of 20 requests left, and never causes a 429', async ({ openApp }) => {
+    const log: AccessLogEntry[] = [];
+    const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], rateLimit: 24, onResponse: (entry) => log.push(entry) });
+    try {
+      await service.inject(rawMail({ subject: 'Only one' }));
+      const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, pollIntervalMs: 150 });
+      await expect(page.getByRole('option').filter({ hasText: 'Only one' })).toBeVisible();
+      // 24 a minute: polls (a page and the unread count) go on only while 20 or more are left.
+      await expect.poll(() => count(log), { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+      await page.waitForTimeout(1500);
+      const settled = log.length;
+      await page.waitForTimeout(1500);
+      expect(log.length).toBe(settled);
+      expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+      expect(24 - log.length).toBeGreaterThanOrEqual(19);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('sends nothing during a 429 wait', async ({ openApp }) => {
+    const log: AccessLogEntry[] = [];
+    const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], rateLimit: 2, onResponse: (entry) => log.push(entry) });
+    try {
+      await service.inject(rawMail({ subject: 'Only one' }));
+      const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, pollIntervalMs: 150 });
+      await expect(page.getByRole('option').filter({ hasText: 'Only one' })).toBeVisible();
+      // The user's own refreshes use up the window.
+      await page.keyboard.press('r');
+      await page.keyboard.press('r');
+      await expect.poll(() => log.some((entry) => entry.status === 429)).toBe(true);
+      const atWait = log.length;
+      await page.waitForTimeout(2000);
+      expect(log.length).toBe(atWait);
+    } finally {
+      await service.close();
+    }
+  });
+});
