@@ -24,6 +24,7 @@ import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts
 import { detectServer } from './api/detect.ts';
 import { originOf, transportOf } from './account/origin.ts';
 import { safeFileName } from './file-names.ts';
+import { DeferredActions } from './deferred.ts';
 import { DEFAULT_POLL_MS, MailPoller } from './poller.ts';
 import { normaliseExternalUrl } from './security.ts';
 
@@ -109,6 +110,8 @@ export interface Handlers {
   dispose: () => void;
   /** Polls the watched list for new mail. */
   poller: MailPoller;
+  /** Sends every delete still waiting for its undo window (quitting). */
+  flush: () => Promise<void>;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -168,6 +171,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     poller.watch(null, false);
   }
 
+  const deferred = new DeferredActions();
+
   const poller = new MailPoller({
     intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
     fetchPage: (query) => withClient((c) => c.listEmails(query, { fresh: true })),
@@ -208,7 +213,23 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
     getEmailBody: ({ id, format }) => withClient((c) => c.getEmailBody(id, format)),
-    deleteEmail: ({ id }) => withClient((c) => c.deleteEmail(id)).then(() => null),
+    deleteEmail: async ({ id, undoMs }) => {
+      if (!undoMs) {
+        await withClient((c) => c.deleteEmail(id));
+        return null;
+      }
+      const started = await current();
+      deferred.schedule(`delete:${id}`, undoMs, async () => {
+        try {
+          await started.client.deleteEmail(id);
+        } catch (error) {
+          // The renderer put the email away already: it gets it back, with the reason.
+          deps.emit('deleteFailed', { id, error: toBridgeError(error, handlers.secrets()) });
+        }
+      });
+      return null;
+    },
+    undoDelete: async ({ id }) => ({ undone: deferred.cancel(`delete:${id}`) }),
     setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
     saveAttachment: ({ emailId, attachmentId }) =>
       withClient(async (c) => {
@@ -282,6 +303,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
     },
     switchAccount: async ({ id }) => {
+      // Deletes waiting for their undo window belong to the account they were made in.
+      await deferred.flush();
       await accounts.setActive(id);
       endSession();
       return announce();
@@ -308,7 +331,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
   };
 
-  return {
+  const handlers: Handlers = {
     table,
     secrets: () => {
       const found: string[] = demoToken ? [demoToken] : [];
@@ -327,7 +350,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       endSession();
     },
     poller,
+    flush: () => deferred.flush(),
   };
+  return handlers;
 }
 
 function redact(text: string, secrets: string[]): string {

@@ -112,6 +112,16 @@ if (!app.requestSingleInstanceLock()) {
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) open();
     });
+    // Deletes still inside their undo window are sent before the app goes.
+    let flushed = false;
+    app.on('before-quit', (event) => {
+      if (flushed) return;
+      event.preventDefault();
+      void handlers.flush().finally(() => {
+        flushed = true;
+        app.quit();
+      });
+    });
     app.on('will-quit', () => {
       updates?.stop();
       handlers.dispose();

@@ -8,6 +8,7 @@ export const METHODS = [
   'getEmail',
   'getEmailBody',
   'deleteEmail',
+  'undoDelete',
   'setFavorite',
   'saveAttachment',
   'listAutomations',
@@ -27,7 +28,7 @@ export const METHODS = [
 ] as const;
 export type Method = (typeof METHODS)[number];
 
-export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled'] as const;
+export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled', 'deleteFailed'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export interface BridgeSpec {

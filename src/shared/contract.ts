@@ -9,7 +9,7 @@ import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
 import { FLAVORS, type FlavorName } from './domain/flavor.ts';
 import { ListQuerySchema, type ListQuery } from './domain/list-query.ts';
-import { DENSITIES, THEMES, type Settings } from './domain/settings.ts';
+import { AFTER_DELETE, DENSITIES, THEMES, type Settings } from './domain/settings.ts';
 import type { UpdateStatus } from './domain/update.ts';
 import type { EventName, Method } from './bridge-spec.ts';
 
@@ -65,6 +65,7 @@ const SettingsFields = z
     theme: z.enum(THEMES),
     density: z.enum(DENSITIES),
     notifyNewMail: z.boolean(),
+    afterDelete: z.enum(AFTER_DELETE),
   })
   .strict();
 
@@ -72,6 +73,7 @@ const SettingsFields = z
 export const SettingsSchema = SettingsFields.extend({
   density: SettingsFields.shape.density.default('compact'),
   notifyNewMail: SettingsFields.shape.notifyNewMail.default(false),
+  afterDelete: SettingsFields.shape.afterDelete.default('next'),
 }).strict() satisfies z.ZodType<Settings, unknown>;
 
 /** A change to some settings: no defaults here, or a change to one would reset the others. */
@@ -121,7 +123,9 @@ export const contract = {
   watchList: z.object({ query: ListQuerySchema.nullable(), visible: z.boolean() }).strict(),
   getEmail: z.object({ id: Id }).strict(),
   getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
-  deleteEmail: z.object({ id: Id }).strict(),
+  /** `undoMs`: the DELETE waits this long for an undoDelete (main flushes it on quit). */
+  deleteEmail: z.object({ id: Id, undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
+  undoDelete: z.object({ id: Id }).strict(),
   setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
   listAutomations: None,
@@ -198,6 +202,8 @@ export interface Results {
   getEmail: Email;
   getEmailBody: EmailBody;
   deleteEmail: null;
+  /** True when the delete was stopped in time. */
+  undoDelete: { undone: boolean };
   setFavorite: null;
   saveAttachment: { savedTo: string | null };
   listAutomations: Automation[];
@@ -225,6 +231,8 @@ export interface Events {
   rateLimit: RateLimitState;
   menuCommand: MenuCommand;
   updateStatus: UpdateStatus;
+  /** A deferred delete failed when it was finally sent: the email is back. */
+  deleteFailed: { id: string; error: BridgeError };
   /** Page 1 of the watched list, polled by main: new mail slides in from here. */
   listPolled: { query: ListQuery; page: Results['listEmails'] };
 }

@@ -15,10 +15,12 @@ import type { OpenedToken, StoredToken, TokenVault } from './vault.ts';
 
 export const DEFAULT_SETTINGS: Settings = {
   pageSize: 25,
-  confirmDelete: true,
+  // Delete has Undo: no question first, unless the user wants one.
+  confirmDelete: false,
   theme: 'system',
   density: 'compact',
   notifyNewMail: false,
+  afterDelete: 'next',
 };
 
 /** Files written before tokens were bound to an origin lack `origin`: load() binds them to the account's address. */

@@ -76,6 +76,17 @@ function Notices() {
       {notices.map((n) => (
         <div key={n.id} className={`notice ${n.tone}`} role={n.tone === 'error' ? 'alert' : 'status'}>
           {n.text}
+          {n.action && (
+            <button
+              type="button"
+              onClick={() => {
+                n.action!.run();
+                dismiss(n.id);
+              }}
+            >
+              {n.action.label}
+            </button>
+          )}
           <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
             ×
           </button>
@@ -137,6 +148,7 @@ export function App() {
       subscribe('rateLimit', (rateLimit) => useStore.setState({ rateLimit })),
       subscribe('updateStatus', (update) => useStore.setState({ update })),
       subscribe('listPolled', ({ query, page }) => useStore.getState().mergePolled(query, page)),
+      subscribe('deleteFailed', ({ id, error }) => useStore.getState().restoreDeleted(id, error)),
       subscribe('menuCommand', (command) => {
         if (command === 'refresh') run('refresh');
         else if (command === 'open-settings') run('go-settings');

@@ -13,6 +13,8 @@ export interface Notice {
   id: number;
   tone: 'error' | 'info';
   text: string;
+  /** A button on the notice, such as Undo. */
+  action?: { label: string; run: () => void };
 }
 
 export interface UiSlice {
@@ -20,7 +22,7 @@ export interface UiSlice {
   notices: Notice[];
   shortcutsOpen: boolean;
   setView: (view: View) => void;
-  notify: (error: BridgeError, tone?: Notice['tone']) => void;
+  notify: (error: BridgeError, tone?: Notice['tone'], options?: { action?: Notice['action']; ms?: number }) => number;
   dismiss: (id: number) => void;
   toggleShortcuts: (open?: boolean) => void;
   prefetchNext: () => void;
@@ -38,10 +40,12 @@ const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
     set({ view });
     if (view === 'automations' && get().automations === null) void get().loadAutomations();
   },
-  notify: (error, tone = 'error') => {
-    const notice = { id: ++noticeId, tone, text: error.message };
-    set({ notices: [...get().notices.slice(-3), notice] });
-    setTimeout(() => get().dismiss(notice.id), tone === 'error' ? 8000 : 3000);
+  notify: (error, tone = 'error', options = {}) => {
+    const notice: Notice = { id: ++noticeId, tone, text: error.message, ...(options.action ? { action: options.action } : {}) };
+    // One message per failure: the same text is not stacked twice.
+    set({ notices: [...get().notices.filter((n) => n.text !== notice.text).slice(-3), notice] });
+    setTimeout(() => get().dismiss(notice.id), options.ms ?? (tone === 'error' ? 8000 : 3000));
+    return notice.id;
   },
   dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
   toggleShortcuts: (open) => set({ shortcutsOpen: open ?? !get().shortcutsOpen }),

@@ -11,4 +11,10 @@ export interface Settings {
   density: (typeof DENSITIES)[number];
   /** A desktop notification when new mail arrives (off by default). */
   notifyNewMail: boolean;
+  /** What the reader shows after a delete. */
+  afterDelete: (typeof AFTER_DELETE)[number];
 }
+
+export const AFTER_DELETE = ['next', 'previous', 'list'] as const;
+/** How long a delete can be undone before it is sent. */
+export const UNDO_MS = 5000;

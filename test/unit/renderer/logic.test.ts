@@ -11,11 +11,25 @@ const key = (k: string, extra: Partial<{ ctrlKey: boolean; inField: boolean }> =
 describe('keyboard map', () => {
   it('maps single keys outside fields, and only Escape inside them', () => {
     expect(actionFor(key('j'), false)).toBe('next');
-    expect(actionFor(key('ArrowUp'), false)).toBe('previous');
+    expect(actionFor(key('ArrowUp'), false)).toBe('arrow-up');
+    expect(actionFor(key('k'), false)).toBe('previous');
     expect(actionFor(key('#'), false)).toBe('delete');
     expect(actionFor(key('j', { inField: true }), false)).toBeNull();
     expect(actionFor(key('Escape', { inField: true }), false)).toBe('close');
     expect(actionFor(key('r', { ctrlKey: true }), false)).toBeNull();
+  });
+
+  it('follows Gmail where Gmail and Superhuman agree', () => {
+    expect(actionFor(key('g'), true)).toBe('top');
+    expect(actionFor(key('G'), false)).toBe('bottom');
+    expect(actionFor(key('u'), false)).toBe('back');
+    expect(actionFor(key('U'), false)).toBe('toggle-unread');
+    expect(actionFor(key('z'), false)).toBe('undo');
+    expect(actionFor(key(' '), false)).toBe('page-down');
+    expect(actionFor({ ...key(' '), shiftKey: true }, false)).toBe('page-up');
+    expect(actionFor(key('PageDown'), false)).toBe('page-down');
+    expect(actionFor(key('End'), false)).toBe('reader-bottom');
+    expect(actionFor(key(' ', { inField: true }), false)).toBeNull();
   });
 
   it('reads g-sequences', () => {
@@ -28,14 +42,16 @@ describe('keyboard map', () => {
   it('lists a shortcut for every action it can produce', () => {
     const listed = new Set(SHORTCUTS.map((s) => s.action));
     const produced = new Set<string>();
-    for (const k of 'abcdefghijklmnopqrstuvwxyz0123456789#/?'.split('').concat(['Enter', 'Escape', 'Delete', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'])) {
+    for (const k of 'abcdefghijklmnopqrstuvwxyzGU0123456789#/? '.split('').concat(['Enter', 'Escape', 'Delete', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'PageDown', 'PageUp', 'Home', 'End'])) {
       for (const afterG of [false, true]) {
         const action = actionFor(key(k), afterG);
         if (action && action !== 'g') produced.add(action);
       }
     }
     const unlisted = [...produced].filter(
-      (a) => !listed.has(a as never) && !['format-text', 'format-raw', 'go-automations', 'go-settings'].includes(a),
+      (a) =>
+        !listed.has(a as never) &&
+        !['format-text', 'format-raw', 'go-automations', 'go-settings', 'arrow-up', 'bottom', 'reader-top', 'reader-bottom'].includes(a),
     );
     expect(unlisted).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { Results } from '../../../../shared/contract.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
 import type { ListQuery } from '../../../../shared/domain/list-query.ts';
 import { parseSearch, planSearch, toggleIs } from '../../../../shared/domain/search-query.ts';
+import { UNDO_MS } from '../../../../shared/domain/settings.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
 
@@ -69,7 +70,15 @@ export interface InboxSlice {
   select: (id: string | null) => void;
   moveSelection: (delta: number) => void;
   toggleFavorite: (id?: string) => Promise<void>;
+  /** Deletes with Undo: the email leaves the screen now, the server after UNDO_MS. */
   deleteEmail: (id?: string) => Promise<void>;
+  /** Undoes the last delete (or `id`) while its window is open. */
+  undoDelete: (id?: string) => Promise<void>;
+  /** Puts a deleted email back where it was (undone, or its DELETE failed). */
+  restoreDeleted: (id: string, error?: BridgeError) => void;
+  /** Deleted on screen, waiting for the undo window to close. */
+  pendingDeletes: Record<string, { email: Email; index: number }>;
+  lastDeleted: string | null;
   patchListEmail: (email: Email) => void;
   /** Tells main what to poll, and whether the window can be seen. */
   watchList: () => void;
@@ -103,6 +112,8 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   recentSearches: loadRecent(),
   newIds: [],
   listFocusRequested: false,
+  pendingDeletes: {},
+  lastDeleted: null,
 
   loadList: async (options = {}) => {
     const sequence = ++listSequence;
@@ -113,8 +124,11 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     if (errors.length > 0) return;
     set({ listLoading: true });
     try {
-      const list = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
+      const answered = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
       if (sequence !== listSequence) return;
+      // Mail deleted on screen stays gone while its DELETE waits for the undo window.
+      const hidden = get().pendingDeletes;
+      const list = { ...answered, data: answered.data.filter((e) => !hidden[e.id]) };
       const ids = list.data.map((e) => e.id);
       const selectedId = get().selectedId;
       const known = get().knownAddresses;
@@ -176,7 +190,8 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   mergePolled: (query, polled) => {
     const { list, search, page, settings } = get();
     if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
-    const fresh = arrivals(list.data, polled.data);
+    const hidden = get().pendingDeletes;
+    const fresh = arrivals(list.data, polled.data).filter((e) => !hidden[e.id]);
     // What the server now says of mail on screen (read, starred) is taken as is.
     const updated = new Map(polled.data.map((e) => [e.id, e]));
     const data = list.data.map((e) => updated.get(e.id) ?? e);
@@ -204,8 +219,11 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   select: (id) => set({ selectedId: id }),
 
   moveSelection: (delta) => {
-    const ids = get().list?.data.map((e) => e.id) ?? [];
-    set({ selectedId: nextSelection(ids, get().selectedId, delta) });
+    const ids = visibleRows(get().list, get().search).map((e) => e.id);
+    const selectedId = nextSelection(ids, get().selectedId, delta);
+    set({ selectedId });
+    // With the reader open, it follows the selection.
+    if (get().openId !== null && selectedId !== null && selectedId !== get().openId) void get().openMessage(selectedId);
   },
 
   patchListEmail: (email) => {
@@ -230,20 +248,78 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   },
 
   deleteEmail: async (id = get().selectedId ?? undefined) => {
-    if (!id) return;
-    const ids = get().list?.data.map((e) => e.id) ?? [];
+    const { list, page, settings, openId } = get();
+    if (!id || !list) return;
+    const index = list.data.findIndex((e) => e.id === id);
+    const email = list.data[index] ?? (get().email?.id === id ? get().email : null);
+    if (!email) return;
+    const ids = list.data.map((e) => e.id);
+    const neighbour =
+      settings.afterDelete === 'previous' ? (ids[index - 1] ?? ids[index + 1] ?? null) : (ids[index + 1] ?? ids[index - 1] ?? null);
+    // Gone from the screen at once; the DELETE itself waits for the undo window, in main.
+    const remaining = list.data.filter((e) => e.id !== id);
+    set({
+      list: { ...list, data: remaining, meta: { ...list.meta, total: Math.max(0, list.meta.total - 1) } },
+      pendingDeletes: { ...get().pendingDeletes, [id]: { email, index: Math.max(0, index) } },
+      lastDeleted: id,
+      selectedId: neighbour,
+    });
+    if (openId === id) {
+      if (settings.afterDelete === 'list' || neighbour === null) get().closeMessage();
+      else void get().openMessage(neighbour);
+    }
     try {
-      await call('deleteEmail', { id });
+      await call('deleteEmail', { id, undoMs: UNDO_MS });
+    } catch (error) {
+      get().restoreDeleted(id, asBridgeError(error));
+      return;
+    }
+    const subject = email.subject || '(no subject)';
+    get().notify({ kind: 'not-found', message: `Deleted “${subject}”.`, details: {} }, 'info', {
+      action: { label: 'Undo (z)', run: () => void get().undoDelete(id) },
+      ms: UNDO_MS,
+    });
+    // The page stays valid: an emptied page goes back one; otherwise it refills once the delete is sent.
+    if (remaining.length === 0 && page > 1) get().goToPage(page - 1);
+    setTimeout(() => {
+      const pending = { ...get().pendingDeletes };
+      if (!pending[id]) return;
+      delete pending[id];
+      set({ pendingDeletes: pending });
+      void get().loadList();
+    }, UNDO_MS + 500);
+  },
+
+  undoDelete: async (id = get().lastDeleted ?? undefined) => {
+    if (!id || !get().pendingDeletes[id]) return;
+    try {
+      const { undone } = await call('undoDelete', { id });
+      if (!undone) {
+        get().notify({ kind: 'not-found', message: 'Too late to undo: the email was deleted.', details: {} });
+        return;
+      }
     } catch (error) {
       get().notify(asBridgeError(error));
       return;
     }
-    // Select the neighbour so triage continues where it was.
-    const index = ids.indexOf(id);
-    const neighbour = ids[index + 1] ?? ids[index - 1] ?? null;
-    if (get().openId === id) get().closeMessage();
-    set({ selectedId: neighbour });
-    get().notify({ kind: 'not-found', message: 'Email deleted.', details: {} }, 'info');
-    await get().loadList();
+    get().restoreDeleted(id);
+    get().notify({ kind: 'not-found', message: 'Delete undone.', details: {} }, 'info');
+  },
+
+  restoreDeleted: (id, error) => {
+    const entry = get().pendingDeletes[id];
+    if (!entry) return;
+    const pending = { ...get().pendingDeletes };
+    delete pending[id];
+    const list = get().list;
+    const data = list ? [...list.data.filter((e) => e.id !== id)] : [];
+    data.splice(Math.min(entry.index, data.length), 0, entry.email);
+    set({
+      pendingDeletes: pending,
+      lastDeleted: get().lastDeleted === id ? null : get().lastDeleted,
+      ...(list ? { list: { ...list, data, meta: { ...list.meta, total: list.meta.total + 1 } } } : {}),
+      selectedId: id,
+    });
+    if (error) get().notify(error);
   },
 });

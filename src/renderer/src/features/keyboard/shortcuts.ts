@@ -5,6 +5,16 @@
 export type Action =
   | 'next'
   | 'previous'
+  | 'arrow-down'
+  | 'arrow-up'
+  | 'top'
+  | 'bottom'
+  | 'back'
+  | 'undo'
+  | 'page-down'
+  | 'page-up'
+  | 'reader-top'
+  | 'reader-bottom'
   | 'open'
   | 'close'
   | 'next-page'
@@ -27,15 +37,21 @@ export type Action =
   | 'shortcuts';
 
 export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
-  { keys: 'j / ↓', action: 'next', label: 'Next email' },
-  { keys: 'k / ↑', action: 'previous', label: 'Previous email' },
+  { keys: 'j', action: 'next', label: 'Next email (the reader follows)' },
+  { keys: 'k', action: 'previous', label: 'Previous email' },
+  { keys: '↓ / ↑', action: 'arrow-down', label: 'Next / previous email; scroll when reading' },
+  { keys: 'g g / G', action: 'top', label: 'First / last email on the page' },
   { keys: 'Enter / o', action: 'open', label: 'Open email' },
+  { keys: 'u', action: 'back', label: 'Back to the list' },
   { keys: 'Esc', action: 'close', label: 'Close email / leave field' },
+  { keys: 'Space / Shift+Space', action: 'page-down', label: 'Scroll the email; at its end, the next one' },
+  { keys: 'PgDn / PgUp / Home / End', action: 'page-up', label: 'Scroll the email' },
   { keys: 'n / →', action: 'next-page', label: 'Next page' },
   { keys: 'p / ←', action: 'previous-page', label: 'Previous page' },
   { keys: 's', action: 'favorite', label: 'Star / unstar' },
   { keys: '# / Delete', action: 'delete', label: 'Delete email' },
-  { keys: 'u', action: 'toggle-unread', label: 'Only unread' },
+  { keys: 'z', action: 'undo', label: 'Undo delete' },
+  { keys: 'U', action: 'toggle-unread', label: 'Only unread' },
   { keys: 'f', action: 'toggle-favorites', label: 'Only starred' },
   { keys: '/', action: 'focus-search', label: 'Search' },
   { keys: 'r', action: 'refresh', label: 'Refresh' },
@@ -49,9 +65,16 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
 
 const SINGLE: Record<string, Action> = {
   j: 'next',
-  ArrowDown: 'next',
+  ArrowDown: 'arrow-down',
   k: 'previous',
-  ArrowUp: 'previous',
+  ArrowUp: 'arrow-up',
+  G: 'bottom',
+  z: 'undo',
+  ' ': 'page-down',
+  PageDown: 'page-down',
+  PageUp: 'page-up',
+  Home: 'reader-top',
+  End: 'reader-bottom',
   Enter: 'open',
   o: 'open',
   Escape: 'close',
@@ -62,7 +85,8 @@ const SINGLE: Record<string, Action> = {
   s: 'favorite',
   '#': 'delete',
   Delete: 'delete',
-  u: 'toggle-unread',
+  u: 'back',
+  U: 'toggle-unread',
   f: 'toggle-favorites',
   '/': 'focus-search',
   r: 'refresh',
@@ -75,13 +99,14 @@ const SINGLE: Record<string, Action> = {
   '?': 'shortcuts',
 };
 
-const AFTER_G: Record<string, Action> = { i: 'go-inbox', a: 'go-automations', s: 'go-settings' };
+const AFTER_G: Record<string, Action> = { g: 'top', i: 'go-inbox', a: 'go-automations', s: 'go-settings' };
 
 export interface KeyInput {
   key: string;
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
+  shiftKey?: boolean;
   /** True when focus is in a text field, select or content-editable. */
   inField: boolean;
 }
@@ -92,5 +117,6 @@ export function actionFor(input: KeyInput, afterG: boolean): Action | 'g' | null
   if (input.inField) return input.key === 'Escape' ? 'close' : null;
   if (afterG) return AFTER_G[input.key] ?? null;
   if (input.key === 'g') return 'g';
+  if (input.key === ' ' && input.shiftKey) return 'page-up';
   return SINGLE[input.key] ?? null;
 }

@@ -9,6 +9,31 @@ function inTextField(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit'].includes(target.type);
 }
 
+/** The reader's scrolling box, when an email is open. */
+function readerBox(): HTMLElement | null {
+  return useStore.getState().openId ? document.querySelector<HTMLElement>('.message-pane') : null;
+}
+
+/** Scrolls the open email; answers false when there is nothing (more) to scroll that way. */
+function scrollReader(kind: 'page-down' | 'page-up' | 'line-down' | 'line-up' | 'top' | 'bottom'): boolean {
+  const box = readerBox();
+  if (!box) return false;
+  const page = Math.max(40, box.clientHeight - 48);
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+  if (kind === 'page-down' && atEnd) return false;
+  const by = { 'page-down': page, 'page-up': -page, 'line-down': 40, 'line-up': -40, top: -box.scrollHeight, bottom: box.scrollHeight }[kind];
+  box.scrollBy({ top: by });
+  return true;
+}
+
+export function confirmDelete(id: string): boolean {
+  const s = useStore.getState();
+  if (!s.settings.confirmDelete) return true;
+  const email = s.list?.data.find((e) => e.id === id) ?? s.email;
+  const from = email ? email.sender.display_name || email.sender.email : '';
+  return window.confirm(`Delete “${email?.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`);
+}
+
 export function run(action: Action): void {
   const s = useStore.getState();
   const inInbox = s.view === 'inbox';
@@ -16,6 +41,36 @@ export function run(action: Action): void {
     case 'next':
     case 'previous':
       if (inInbox) s.moveSelection(action === 'next' ? 1 : -1);
+      break;
+    case 'arrow-down':
+    case 'arrow-up':
+      // Reading: the arrows scroll the email. In the list: they move.
+      if (inInbox && !scrollReader(action === 'arrow-down' ? 'line-down' : 'line-up')) s.moveSelection(action === 'arrow-down' ? 1 : -1);
+      break;
+    case 'top':
+    case 'bottom':
+      if (inInbox) s.moveSelection(action === 'top' ? -1_000_000 : 1_000_000);
+      break;
+    case 'back':
+      if (s.openId) s.closeMessage();
+      s.setView('inbox');
+      document.getElementById('email-list')?.focus();
+      break;
+    case 'undo':
+      void s.undoDelete();
+      break;
+    case 'page-down':
+      // Space at the end of an email goes on to the next one, as in mutt and Gmail's reading pane.
+      if (inInbox && s.openId && !scrollReader('page-down')) s.moveSelection(1);
+      break;
+    case 'page-up':
+      scrollReader('page-up');
+      break;
+    case 'reader-top':
+      scrollReader('top');
+      break;
+    case 'reader-bottom':
+      scrollReader('bottom');
       break;
     case 'open':
       if (inInbox) void s.openMessage();
@@ -36,7 +91,7 @@ export function run(action: Action): void {
       if (inInbox) void s.toggleFavorite();
       break;
     case 'delete':
-      if (inInbox && s.selectedId && (!s.settings.confirmDelete || window.confirm('Delete this email?'))) void s.deleteEmail();
+      if (inInbox && s.selectedId && confirmDelete(s.openId ?? s.selectedId)) void s.deleteEmail(s.openId ?? s.selectedId);
       break;
     case 'toggle-unread':
       if (inInbox) s.toggleIsTerm('unread');
@@ -100,13 +155,13 @@ export function useKeyboard(): void {
     let afterG = false;
     const onKey = (event: KeyboardEvent) => {
       const action = actionFor(
-        { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, inField: inTextField(event.target) },
+        { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, shiftKey: event.shiftKey, inField: inTextField(event.target) },
         afterG,
       );
       afterG = action === 'g';
       if (action === null || action === 'g') return;
-      // Buttons and links keep Enter for themselves.
-      if (action === 'open' && event.target instanceof HTMLElement && event.target.closest('button, a')) return;
+      // Buttons and links keep Enter and Space for themselves.
+      if ((action === 'open' || action === 'page-down') && event.target instanceof HTMLElement && event.target.closest('button, a, select')) return;
       event.preventDefault();
       run(action);
     };

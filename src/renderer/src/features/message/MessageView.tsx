@@ -2,6 +2,7 @@ import { useMemo, useRef } from 'react';
 import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
+import { confirmDelete } from '../keyboard/useKeyboard.ts';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
@@ -107,7 +108,7 @@ export function MessageView() {
   const loading = useStore((s) => s.messageLoading);
   const error = useStore((s) => s.messageError);
   const openId = useStore((s) => s.openId);
-  const { setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage, settings } = useStore.getState();
+  const { setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage } = useStore.getState();
 
   if (!openId) {
     return (
@@ -161,7 +162,7 @@ export function MessageView() {
             <button
               type="button"
               onClick={() => {
-                if (!settings.confirmDelete || window.confirm('Delete this email?')) void deleteEmail(email.id);
+                if (confirmDelete(email.id)) void deleteEmail(email.id);
               }}
             >
               Delete (#)

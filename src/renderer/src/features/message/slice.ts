@@ -45,7 +45,9 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
   openMessage: async (id = get().selectedId ?? undefined) => {
     if (!id) return;
     const sequence = ++messageSequence;
-    set({ openId: id, selectedId: id, messageLoading: true, messageError: null, body: null });
+    // The header shows the email being opened at once (its list record), never the previous one.
+    const known = get().list?.data.find((e) => e.id === id) ?? null;
+    set({ openId: id, selectedId: id, email: known, messageLoading: true, messageError: null, body: null });
     try {
       const email = await call('getEmail', { id });
       if (sequence !== messageSequence) return;

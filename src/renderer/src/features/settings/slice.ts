@@ -67,7 +67,7 @@ export interface SettingsSlice {
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => ({
   accounts: null,
-  settings: { pageSize: 25, confirmDelete: true, theme: 'system', density: 'compact', notifyNewMail: false },
+  settings: { pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next' },
   appInfo: null,
   rateLimit: { limit: null, remaining: null, blockedUntil: null },
   update: null,

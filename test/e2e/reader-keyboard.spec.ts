@@ -1,0 +1,106 @@
+import { startReferenceService, type AccessLogEntry, type RunningService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+import { expect, test } from './fixtures.ts';
+
+/** Issue 9: triage from the keyboard alone, at both window sizes. */
+const TOKEN = 'reader-token-1';
+const LONG = Array.from({ length: 120 }, (_, i) => `Line ${i + 1} of a long report.`).join('\n');
+
+for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+  test.describe(`reading from the keyboard at ${viewport.width}×${viewport.height}`, () => {
+    let service: RunningService;
+    const log: AccessLogEntry[] = [];
+    test.beforeEach(async () => {
+      log.length = 0;
+      service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], onResponse: (entry) => log.push(entry) });
+      for (let i = 1; i <= 6; i++) {
+        const [id] = await service.inject(rawMail({ subject: `Report ${i}`, text: i === 5 ? LONG : `Short body ${i}` }));
+        service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+      }
+    });
+    test.afterEach(() => service.close());
+
+    const open = async (openApp: Parameters<Parameters<typeof test>[2]>[0]['openApp']) => {
+      const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
+      const list = app.page.getByRole('listbox', { name: 'Emails' });
+      await expect(list.locator('[aria-selected="true"]')).toContainText('Report 6');
+      return { ...app, list, selected: list.locator('[aria-selected="true"]') };
+    };
+
+    test('the reader follows j/k, marks the open row, and u goes back to the list', async ({ openApp }) => {
+      const { page, list, selected } = await open(openApp);
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Report 6' })).toBeVisible();
+      await page.keyboard.press('j');
+      await expect(page.getByRole('heading', { name: 'Report 5' })).toBeVisible();
+      await expect(list.locator('li.open')).toContainText('Report 5');
+      await page.keyboard.press('k');
+      await expect(page.getByRole('heading', { name: 'Report 6' })).toBeVisible();
+      await page.keyboard.press('G');
+      await expect(page.getByRole('heading', { name: 'Report 1' })).toBeVisible();
+      await page.keyboard.press('g');
+      await page.keyboard.press('g');
+      await expect(selected).toContainText('Report 6');
+      await page.keyboard.press('u');
+      await expect(page.getByText('Select an email and press Enter')).toBeVisible();
+    });
+
+    test('Space scrolls a long email, and at its end goes on to the next', async ({ openApp }) => {
+      const { page, list } = await open(openApp);
+      await list.getByRole('option').filter({ hasText: 'Report 5' }).click();
+      await expect(page.locator('pre.plain')).toContainText('Line 120');
+      const pane = page.locator('.message-pane');
+      await page.keyboard.press('Space');
+      await expect.poll(() => pane.evaluate((box) => box.scrollTop)).toBeGreaterThan(100);
+      await page.keyboard.press('Shift+Space');
+      await expect.poll(() => pane.evaluate((box) => box.scrollTop)).toBe(0);
+      await page.keyboard.press('End');
+      await expect.poll(() => pane.evaluate((box) => Math.ceil(box.scrollTop + box.clientHeight) >= box.scrollHeight - 2)).toBe(true);
+      await page.keyboard.press('Home');
+      await expect.poll(() => pane.evaluate((box) => box.scrollTop)).toBe(0);
+      await page.keyboard.press('PageDown');
+      await expect.poll(() => pane.evaluate((box) => box.scrollTop)).toBeGreaterThan(100);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Space');
+      await expect(page.getByRole('heading', { name: 'Report 4' })).toBeVisible();
+    });
+
+    test('delete needs no confirm, shows the next email, and z undoes it before the server hears', async ({ openApp }) => {
+      const { page, list } = await open(openApp);
+      let dialogs = 0;
+      page.on('dialog', (dialog) => {
+        dialogs += 1;
+        void dialog.dismiss();
+      });
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Report 6' })).toBeVisible();
+      await page.keyboard.press('#');
+      await expect(page.getByRole('heading', { name: 'Report 5' })).toBeVisible();
+      await expect(list.getByRole('option').filter({ hasText: 'Report 6' })).toHaveCount(0);
+      const undo = page.getByRole('status').filter({ hasText: 'Deleted “Report 6”.' });
+      await expect(undo.getByRole('button', { name: 'Undo (z)' })).toBeVisible();
+      await page.keyboard.press('z');
+      await expect(list.getByRole('option').filter({ hasText: 'Report 6' })).toHaveCount(1);
+      expect(dialogs).toBe(0);
+      // Past the undo window nothing was sent for the undone delete.
+      await page.waitForTimeout(5600);
+      expect(log.filter((entry) => entry.method === 'DELETE')).toEqual([]);
+      expect(service.service.team('t').emails.size).toBe(6);
+    });
+
+    test('the header and actions belong to the email being opened, never the previous one', async ({ openApp }) => {
+      const { page } = await open(openApp);
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Report 6' })).toBeVisible();
+      // Slow the next body down: while it loads, the header already says Report 5.
+      const slow = service.service.team('t');
+      const email5 = [...slow.emails.values()].find((e) => e.subject === 'Report 5')!;
+      email5.text = LONG;
+      await page.keyboard.press('j');
+      await expect(page.getByRole('heading', { name: 'Report 5' })).toBeVisible();
+      await page.keyboard.press('s');
+      await expect.poll(() => email5.favorite).toBe(true);
+      expect([...slow.emails.values()].find((e) => e.subject === 'Report 6')!.favorite).toBe(false);
+    });
+  });
+}
