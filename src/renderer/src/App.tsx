@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { call, subscribe } from './bridge.ts';
+import { Modal } from './Modal.tsx';
+import { CommandPalette } from './features/palette/CommandPalette.tsx';
 import { AutomationsView } from './features/automations/AutomationsView.tsx';
 import { InboxView } from './features/inbox/InboxView.tsx';
 import { SHORTCUTS } from './features/keyboard/shortcuts.ts';
@@ -101,23 +103,26 @@ function ShortcutsDialog() {
   const toggle = useStore((s) => s.toggleShortcuts);
   if (!open) return null;
   return (
-    <div className="dialog-backdrop" onClick={() => toggle(false)}>
-      <div className="dialog" role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
-        <h2>Keyboard shortcuts</h2>
-        <table>
-          <tbody>
-            {SHORTCUTS.map((s) => (
-              <tr key={s.keys}>
-                <td>
-                  <kbd>{s.keys}</kbd>
-                </td>
-                <td>{s.label}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <Modal label="Keyboard shortcuts" onClose={() => toggle(false)}>
+      <table>
+        <tbody>
+          <tr>
+            <td>
+              <kbd>Ctrl+K / ⌘K</kbd>
+            </td>
+            <td>Command palette: every action by name</td>
+          </tr>
+          {SHORTCUTS.map((s) => (
+            <tr key={s.keys}>
+              <td>
+                <kbd>{s.keys}</kbd>
+              </td>
+              <td>{s.label}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Modal>
   );
 }
 
@@ -165,18 +170,23 @@ export function App() {
     };
   }, []);
 
+  // While a modal is open, everything behind it is inert: no clicks, no focus, no keys.
+  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen);
   return (
     <div className="app" data-theme={theme}>
-      <Header />
-      <UpdateBanner />
-      <DemoBanner />
-      <main>
-        {view === 'inbox' && <InboxView />}
-        {view === 'automations' && <AutomationsView />}
-        {view === 'settings' && <SettingsView />}
-      </main>
-      <Notices />
+      <div className="app-body" inert={modal}>
+        <Header />
+        <UpdateBanner />
+        <DemoBanner />
+        <main>
+          {view === 'inbox' && <InboxView />}
+          {view === 'automations' && <AutomationsView />}
+          {view === 'settings' && <SettingsView />}
+        </main>
+        <Notices />
+      </div>
       <ShortcutsDialog />
+      <CommandPalette />
     </div>
   );
 }

@@ -21,6 +21,7 @@ export interface UiSlice {
   view: View;
   notices: Notice[];
   shortcutsOpen: boolean;
+  paletteOpen: boolean;
   setView: (view: View) => void;
   notify: (error: BridgeError, tone?: Notice['tone'], options?: { action?: Notice['action']; ms?: number }) => number;
   dismiss: (id: number) => void;
@@ -36,6 +37,7 @@ const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   view: 'inbox',
   notices: [],
   shortcutsOpen: false,
+  paletteOpen: false,
   setView: (view) => {
     set({ view });
     if (view === 'automations' && get().automations === null) void get().loadAutomations();

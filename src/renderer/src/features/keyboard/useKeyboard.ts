@@ -154,6 +154,16 @@ export function useKeyboard(): void {
   useEffect(() => {
     let afterG = false;
     const onKey = (event: KeyboardEvent) => {
+      // Ctrl/Cmd+K: the command palette, from anywhere, fields included.
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        const s = useStore.getState();
+        useStore.setState({ paletteOpen: !s.paletteOpen, shortcutsOpen: false });
+        return;
+      }
+      // A modal owns the keyboard: nothing behind it reacts.
+      const state = useStore.getState();
+      if (state.shortcutsOpen || state.paletteOpen) return;
       const action = actionFor(
         { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, shiftKey: event.shiftKey, inField: inTextField(event.target) },
         afterG,

@@ -1,0 +1,63 @@
+import { expect, test } from './fixtures.ts';
+
+/** Issue 9, items 5 and 6: a real modal for the shortcuts, and a command palette. */
+for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test('the shortcuts overlay is modal: keys behind it do nothing, Tab stays in, Esc and × close it, it scrolls', async ({ openApp }) => {
+      const app = await openApp({ demo: true, viewport });
+      const { page } = app;
+      const list = page.getByRole('listbox', { name: 'Emails' });
+      const selected = list.locator('[aria-selected="true"]');
+      await expect(selected).toBeVisible();
+      const before = await selected.textContent();
+      await page.keyboard.press('?');
+      const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await expect(dialog).toBeVisible();
+      await page.keyboard.press('j');
+      await page.keyboard.press('s');
+      await expect(selected).toHaveText(before!);
+      await expect(list.locator('[aria-selected="true"]')).not.toContainText('★');
+      for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
+      // Everything fits, or scrolls: the last row can be reached.
+      const last = dialog.getByRole('row').last();
+      await last.scrollIntoViewIfNeeded();
+      await expect(last).toBeInViewport();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await page.keyboard.press('?');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await expect(dialog).toHaveCount(0);
+    });
+
+    test('the command palette finds every action by name, shows its key, and runs it', async ({ openApp }) => {
+      const app = await openApp({ demo: true, viewport });
+      const { page } = app;
+      const list = page.getByRole('listbox', { name: 'Emails' });
+      await expect(list.locator('[aria-selected="true"]')).toBeVisible();
+      await page.keyboard.press('Control+k');
+      const palette = page.getByRole('dialog', { name: 'Command palette' });
+      const input = palette.getByRole('combobox', { name: 'Command' });
+      await expect(input).toBeFocused();
+      await page.keyboard.type('str');
+      const first = palette.getByRole('option').first();
+      await expect(first).toContainText('Star / unstar');
+      await expect(first.locator('kbd')).toHaveText('s');
+      await page.keyboard.press('Enter');
+      await expect(palette).toHaveCount(0);
+      await expect(list.locator('[aria-selected="true"]')).toContainText('★');
+
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('gtst');
+      await expect(palette.getByRole('option').first()).toContainText('Go to settings');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Accounts' })).toBeVisible();
+      // Keys typed in the palette never reach the app behind it.
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('zzzq');
+      await expect(palette.getByText('No command matches “zzzq”.')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(palette).toHaveCount(0);
+    });
+  });
+}
