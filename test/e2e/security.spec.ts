@@ -34,7 +34,8 @@ const EMAILS: { subject: string; html: string; text?: string }[] = [
       <a id="plain" href=" https://example.test/real?x=1">Real link</a>
       <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" usemap="#m" width="100" height="100" alt="map">
       <map name="m"><area id="area" shape="rect" coords="0,0,100,100" href="https://attacker.test/area"></map>
-      <a href="javascript:alert(1)">js</a>`,
+      <a href="javascript:alert(1)">js</a>
+      <a id="phish" href="https://bank-login.attacker.test/">https://www.bank.test/login</a>`,
   },
   { subject: 'Ordinary', html: '<p>Nothing to see</p>', text: 'Nothing to see' },
 ];
@@ -135,6 +136,15 @@ test.describe('hostile email cannot freeze, fetch, navigate or overlay', () => {
     await frame.locator('#plain').click();
     await expect.poll(() => app.openedExternally).toEqual(['https://attacker.test/area', 'https://example.test/real?x=1']);
     await expect(frame.locator('#plain')).toHaveAttribute('title', 'https://example.test/real?x=1');
+    // A link that shows one site and goes to another asks first; Cancel opens nothing.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await frame.locator('#phish').click();
+    await expect.poll(() => asked).toEqual([expect.stringContaining('shows www.bank.test but goes to bank-login.attacker.test')]);
+    expect(app.openedExternally).not.toContain('https://bank-login.attacker.test/');
     const frameUrls = page.frames().map((f) => f.url());
     expect(frameUrls.filter((url) => url.includes('attacker') || url.startsWith('chrome-error'))).toEqual([]);
     expect(page.frames().some((f) => f.url() === 'about:srcdoc')).toBe(true);

@@ -7,6 +7,7 @@ import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
+import { linkMismatch } from './link-check.ts';
 import { emailDocument, sanitizeEmailHtml } from './sanitize.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
@@ -59,7 +60,13 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
     const follow = (target: EventTarget | null) => {
       const link = (target as Element | null)?.closest?.('[data-href]');
       if (!link) return false;
-      void call('openExternal', { url: link.getAttribute('data-href') ?? '' }).catch(() => undefined);
+      const href = link.getAttribute('data-href') ?? '';
+      // A link that shows one site and goes to another asks first.
+      const mismatch = linkMismatch(link.textContent ?? '', href);
+      if (mismatch && !window.confirm(`This link shows ${mismatch.shown} but goes to ${mismatch.actual}.\n\nOpen ${mismatch.actual} anyway?`)) {
+        return true;
+      }
+      void call('openExternal', { url: href }).catch(() => undefined);
       return true;
     };
     doc.addEventListener('click', (event) => {

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { THEMES, type DENSITIES } from '../../../../shared/domain/settings.ts';
+import { THEMES, type DENSITIES, type Settings } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
@@ -213,9 +213,17 @@ export function SettingsView() {
           <input type="checkbox" checked={settings.notifyNewMail} onChange={(e) => void updateSettings({ notifyNewMail: e.target.checked })} />
           Desktop notification when new mail arrives
         </label>
+        <label>
+          After deleting the open email, show
+          <select value={settings.afterDelete} onChange={(e) => void updateSettings({ afterDelete: e.target.value as Settings['afterDelete'] })}>
+            <option value="next">the next email</option>
+            <option value="previous">the previous email</option>
+            <option value="list">the list</option>
+          </select>
+        </label>
         <label className="check">
           <input type="checkbox" checked={settings.confirmDelete} onChange={(e) => void updateSettings({ confirmDelete: e.target.checked })} />
-          Ask before deleting an email
+          Ask before deleting an email (Undo is always there for 5 seconds)
         </label>
         {appInfo && (
           <p className="about">
