@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startReferenceService, type AccessLogEntry, type RunningService } from '../../src/server/index.ts';
 import { rawMail } from '../support/mail.ts';
 import { expect, test } from './fixtures.ts';
@@ -104,3 +107,42 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
     });
   });
 }
+
+test('an outage is told once, with one countdown, and the app recovers by itself where it was', async ({ openApp }) => {
+  // A data folder: the server comes back with the same mail and ids, as a real one would.
+  const dataDir = await mkdtemp(join(tmpdir(), 'inbox-desk-outage-'));
+  let service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], dataDir });
+  const port = Number(new URL(service.baseUrl).port);
+  for (let i = 1; i <= 30; i++) {
+    const [id] = await service.inject(rawMail({ subject: `Report ${i}`, text: `Body ${i}` }));
+    service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+  }
+  await service.service.settled();
+  try {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, http: { maxRetries: 0 } });
+    const list = page.getByRole('listbox', { name: 'Emails' });
+    await expect(list.getByRole('option')).toHaveCount(25);
+    await page.keyboard.press('n');
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    const selected = await list.locator('[aria-selected="true"]').textContent();
+
+    await service.close();
+    await page.keyboard.press('r');
+    const banner = page.getByRole('alert').filter({ hasText: 'cannot be reached' });
+    await expect(banner).toContainText(/Trying again in \d+ s\./);
+    await page.keyboard.press('Enter'); // opening an email meanwhile adds no second message
+    await expect(page.getByRole('alert')).toHaveCount(1);
+    await expect(list.getByRole('option')).toHaveCount(5);
+
+    // The server comes back on the same address: nobody presses Retry.
+    service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], port, dataDir });
+    await expect(banner).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    expect(await list.locator('[aria-selected="true"]').textContent()).toBe(selected);
+  } finally {
+    await service.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

@@ -89,13 +89,16 @@ test.describe('triage from the keyboard', () => {
     await page.keyboard.press('j');
     const before = await list.locator('[aria-selected="true"]').textContent();
     // Refresh (each one a request) until the service says no.
-    const limited = page.getByRole('alert').filter({ hasText: 'Too many requests' });
+    const limited = page.getByRole('alert').filter({ hasText: 'rate limit is used up' });
     for (let i = 0; i < 12 && !(await limited.isVisible()); i++) {
       await page.keyboard.press('r');
       await expect(page.locator('.pagination')).not.toContainText('loading');
     }
     await expect(limited).toBeVisible();
-    await expect(page.getByRole('alert').filter({ hasText: 'Too many requests' })).toContainText(/Retrying in \d+ s/);
+    // One message, in one place, with one countdown; the budget in words in the header.
+    await expect(limited).toContainText(/Trying again in \d+ s\. Your place in the list is kept\./);
+    await expect(page.getByRole('alert')).toHaveCount(1);
+    await expect(page.locator('.rate')).toHaveText('0 of 6 requests left this minute');
     await expect(list.getByRole('option')).toHaveCount(5);
     await expect(page.getByText('26–30 of 30')).toBeVisible();
     expect(await list.locator('[aria-selected="true"]').textContent()).toBe(before);

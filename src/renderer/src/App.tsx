@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { call, subscribe } from './bridge.ts';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
@@ -46,12 +46,42 @@ function Header() {
           not encrypted
         </span>
       )}
-      {rate.limit !== null && (
-        <span className="rate" title="Requests left in this minute">
-          {rate.remaining}/{rate.limit}
+      {rate.limit !== null && rate.remaining !== null && (
+        <span className="rate" title="The server's rate limit: Inbox Desk prefetches and polls only while enough are left.">
+          {rate.remaining} of {rate.limit} requests left this minute
         </span>
       )}
     </header>
+  );
+}
+
+/** One outage, one message, one countdown; it goes away by itself when the server answers again. */
+function OutageBanner() {
+  const outage = useStore((s) => s.outage);
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (!outage) return;
+    const tick = () => setLeft(Math.max(0, Math.ceil((outage.retryAt - Date.now()) / 1000)));
+    tick();
+    const timer = setInterval(tick, 500);
+    return () => clearInterval(timer);
+  }, [outage]);
+  if (!outage) return null;
+  const what =
+    outage.error.kind === 'rate-limited'
+      ? 'The server’s rate limit is used up.'
+      : outage.error.kind === 'server'
+        ? outage.error.message
+        : 'The server cannot be reached right now.';
+  return (
+    <div className="error-banner outage" role="alert" data-kind={outage.error.kind}>
+      <span>
+        {what} {left > 0 ? `Trying again in ${left} s.` : 'Trying again…'} Your place in the list is kept.
+      </span>
+      <button type="button" onClick={() => void useStore.getState().loadList({ fresh: true })}>
+        Try now
+      </button>
+    </div>
   );
 }
 
@@ -177,6 +207,7 @@ export function App() {
       <div className="app-body" inert={modal}>
         <Header />
         <UpdateBanner />
+        <OutageBanner />
         <DemoBanner />
         <main>
           {view === 'inbox' && <InboxView />}

@@ -6,6 +6,7 @@ import { createMessageSlice, preferredFormat, type MessageSlice } from './featur
 import { createSettingsSlice, type SettingsSlice } from './features/settings/slice.ts';
 import { canPrefetch } from '../../shared/domain/rate-budget.ts';
 import { call } from './bridge.ts';
+import { OUTAGE_KINDS, outageDelayMs, type Outage } from './outage.ts';
 
 export type View = 'inbox' | 'automations' | 'settings';
 
@@ -22,6 +23,12 @@ export interface UiSlice {
   notices: Notice[];
   shortcutsOpen: boolean;
   paletteOpen: boolean;
+  /** The server cannot be reached (or asks to wait): one banner, one countdown. */
+  outage: Outage | null;
+  /** Reports a connection failure; every `retry` reported (one per `key`) runs when the wait is over. */
+  reportOutage: (error: BridgeError, key: string, retry: () => void) => void;
+  /** A request went through: the outage is over. */
+  clearOutage: () => void;
   setView: (view: View) => void;
   notify: (error: BridgeError, tone?: Notice['tone'], options?: { action?: Notice['action']; ms?: number }) => number;
   dismiss: (id: number) => void;
@@ -32,17 +39,45 @@ export interface UiSlice {
 export type AppState = InboxSlice & MessageSlice & AutomationsSlice & SettingsSlice & UiSlice;
 
 let noticeId = 0;
+let outageTimer: ReturnType<typeof setTimeout> | undefined;
+const outageRetries = new Map<string, () => void>();
 
 const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   view: 'inbox',
   notices: [],
   shortcutsOpen: false,
   paletteOpen: false,
+  outage: null,
+  reportOutage: (error, key, retry) => {
+    outageRetries.set(key, retry);
+    // Failures during one wait share it: the countdown does not restart for each.
+    if (get().outage && Date.now() < get().outage!.retryAt) return;
+    const attempt = (get().outage?.attempt ?? 0) + 1;
+    const delay = outageDelayMs(attempt, error.details.retryAfterSeconds);
+    clearTimeout(outageTimer);
+    set({ outage: { error, retryAt: Date.now() + delay, attempt } });
+    outageTimer = setTimeout(() => {
+      const retries = [...outageRetries.values()];
+      outageRetries.clear();
+      for (const run of retries) run();
+    }, delay);
+  },
+  clearOutage: () => {
+    if (get().outage === null) return;
+    clearTimeout(outageTimer);
+    // What failed during the outage is asked again now that the server answers.
+    const retries = [...outageRetries.values()];
+    outageRetries.clear();
+    set({ outage: null });
+    for (const run of retries) run();
+  },
   setView: (view) => {
     set({ view });
     if (view === 'automations' && get().automations === null) void get().loadAutomations();
   },
   notify: (error, tone = 'error', options = {}) => {
+    // A connection failure is already told by the one outage banner.
+    if (tone === 'error' && OUTAGE_KINDS.has(error.kind) && get().outage !== null) return 0;
     const notice: Notice = { id: ++noticeId, tone, text: error.message, ...(options.action ? { action: options.action } : {}) };
     // One message per failure: the same text is not stacked twice.
     set({ notices: [...get().notices.filter((n) => n.text !== notice.text).slice(-3), notice] });

@@ -99,3 +99,12 @@ describe('list logic', () => {
     expect(formatAvailable({ has_html: false, has_text: false }, 'raw')).toBe(true);
   });
 });
+
+describe('outages', () => {
+  it('wait 2 s, doubling to a minute, or what the server asked', async () => {
+    const { outageDelayMs, OUTAGE_KINDS } = await import('../../../src/renderer/src/outage.ts');
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => outageDelayMs(n))).toEqual([2000, 4000, 8000, 16000, 32000, 60000, 60000]);
+    expect(outageDelayMs(1, 42)).toBe(42_000);
+    expect([...OUTAGE_KINDS].sort()).toEqual(['network', 'rate-limited', 'server', 'timeout']);
+  });
+});

@@ -6,6 +6,7 @@ import type { ListQuery } from '../../../../shared/domain/list-query.ts';
 import { parseSearch, planSearch, toggleIs } from '../../../../shared/domain/search-query.ts';
 import { UNDO_MS } from '../../../../shared/domain/settings.ts';
 import { asBridgeError, call } from '../../bridge.ts';
+import { OUTAGE_KINDS } from '../../outage.ts';
 import type { AppState } from '../../store.ts';
 
 /** The search box's plan for a page: what the server is asked, what is narrowed here, what is wrong. Pure. */
@@ -96,7 +97,6 @@ export function nextSelection(ids: string[], current: string | null, delta: numb
 }
 
 let listSequence = 0;
-let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
 const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
 
@@ -117,7 +117,6 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
 
   loadList: async (options = {}) => {
     const sequence = ++listSequence;
-    clearTimeout(retryTimer);
     const { search, page, settings } = get();
     const { query, errors } = listQueryFor(search, page, settings.pageSize);
     // A search with an error is shown in place and never sent.
@@ -143,15 +142,17 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
         listError: null,
         selectedId: selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
       });
+      get().clearOutage();
       get().watchList();
     } catch (error) {
       if (sequence !== listSequence) return;
       const bridgeError = asBridgeError(error);
       // The list on screen, the page and the selection all stay as they were.
-      set({ listLoading: false, listError: bridgeError });
-      const wait = bridgeError.details.retryAfterSeconds;
-      if (bridgeError.kind === 'rate-limited' && wait !== undefined && wait <= 120) {
-        retryTimer = setTimeout(() => void get().loadList(options), wait * 1000);
+      if (OUTAGE_KINDS.has(bridgeError.kind)) {
+        set({ listLoading: false, listError: null });
+        get().reportOutage(bridgeError, 'list', () => void get().loadList(options));
+      } else {
+        set({ listLoading: false, listError: bridgeError });
       }
     }
   },

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
 import type { BodyFormat, Email, EmailBody } from '../../../../shared/domain/email.ts';
 import { asBridgeError, call } from '../../bridge.ts';
+import { OUTAGE_KINDS } from '../../outage.ts';
 import type { AppState } from '../../store.ts';
 
 export interface MessageSlice {
@@ -57,10 +58,20 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
       const body = await call('getEmailBody', { id, format });
       if (sequence !== messageSequence) return;
       set({ body, messageLoading: false });
+      get().clearOutage();
       get().prefetchNext();
     } catch (error) {
       if (sequence !== messageSequence) return;
-      set({ messageLoading: false, messageError: asBridgeError(error) });
+      const bridgeError = asBridgeError(error);
+      if (OUTAGE_KINDS.has(bridgeError.kind)) {
+        // Told once, in the outage banner; the email opens by itself when the server is back.
+        set({ messageLoading: false, messageError: null });
+        get().reportOutage(bridgeError, 'message', () => {
+          if (get().openId === id) void get().openMessage(id);
+        });
+      } else {
+        set({ messageLoading: false, messageError: bridgeError });
+      }
     }
   },
 
