@@ -76,13 +76,15 @@ function SearchBox() {
         }}
       />
       {parsed.errors.length > 0 && (
-        <ul className="search-errors" id="search-errors" role="alert">
-          {parsed.errors.map((error) => (
-            <li key={`${error.start}-${error.end}`}>
-              <mark>{text.slice(error.start, error.end)}</mark> {error.message}
-            </li>
-          ))}
-        </ul>
+        <div className="search-errors" id="search-errors" role="alert">
+          <ul>
+            {parsed.errors.map((error) => (
+              <li key={`${error.start}-${error.end}`}>
+                <mark>{text.slice(error.start, error.end)}</mark> {error.message}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {parsed.terms.length > 0 && (
         <ul className="chips" aria-label="Search terms">
