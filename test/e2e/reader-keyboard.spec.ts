@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceService, type AccessLogEntry, type RunningService } from '../../src/server/index.ts';
@@ -144,5 +144,48 @@ test('an outage is told once, with one countdown, and the app recovers by itself
   } finally {
     await service.close();
     await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a saves any attachment by its number, says so when there is none, and 4 shows the headers', async ({ openApp }) => {
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  try {
+    const boundary = 'b-multi';
+    const raw = [
+      'From: Ops <ops@example.test>', 'To: support@acme.test', 'Subject: Two files', 'Date: Mon, 02 Nov 2026 10:00:00 +0000',
+      'X-Ticket: 4711', '  (folded on to a second line)', 'MIME-Version: 1.0', `Content-Type: multipart/mixed; boundary="${boundary}"`, '',
+      `--${boundary}`, 'Content-Type: text/plain', '', 'See attached.',
+      `--${boundary}`, 'Content-Type: text/csv; name="first.csv"', 'Content-Disposition: attachment; filename="first.csv"', '', 'a,b',
+      `--${boundary}`, 'Content-Type: text/plain; name="second.txt"', 'Content-Disposition: attachment; filename="second.txt"', '', 'the second one',
+      `--${boundary}--`, '',
+    ].join('\r\n');
+    const [withFiles] = await service.inject(raw);
+    const [none] = await service.inject(rawMail({ subject: 'Nothing attached', text: 'x' }));
+    service.service.team('t').emails.get(withFiles!)!.createdAt = new Date(Date.UTC(2026, 9, 2));
+    service.service.team('t').emails.get(none!)!.createdAt = new Date(Date.UTC(2026, 9, 1));
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await expect(page.getByRole('option').filter({ hasText: 'Two files' })).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Two files' })).toBeVisible();
+    await page.keyboard.press('a');
+    const chooser = page.getByRole('dialog', { name: 'Save an attachment' });
+    await expect(chooser.getByRole('button', { name: /second\.txt/ })).toBeVisible();
+    await page.keyboard.press('2');
+    await expect(chooser).toHaveCount(0);
+    await expect.poll(async () => readFile(join(app.dataDir, 'second.txt'), 'utf8').catch(() => '')).toBe('the second one');
+
+    await page.keyboard.press('4');
+    const headers = page.getByRole('table', { name: 'Headers' });
+    await expect(headers.getByRole('row').filter({ hasText: 'X-Ticket' })).toContainText('4711 (folded on to a second line)');
+    await page.keyboard.press('2');
+    await expect(headers).toHaveCount(0);
+
+    await page.keyboard.press('j');
+    await expect(page.getByRole('heading', { name: 'Nothing attached' })).toBeVisible();
+    await page.keyboard.press('a');
+    await expect(page.getByRole('status').filter({ hasText: 'This email has no attachments.' })).toBeVisible();
+  } finally {
+    await service.close();
   }
 });

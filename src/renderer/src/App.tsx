@@ -201,7 +201,7 @@ export function App() {
   }, []);
 
   // While a modal is open, everything behind it is inert: no clicks, no focus, no keys.
-  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen);
+  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen);
   return (
     <div className="app" data-theme={theme}>
       <div className="app-body" inert={modal}>

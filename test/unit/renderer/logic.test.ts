@@ -51,7 +51,7 @@ describe('keyboard map', () => {
     const unlisted = [...produced].filter(
       (a) =>
         !listed.has(a as never) &&
-        !['format-text', 'format-raw', 'go-automations', 'go-settings', 'arrow-up', 'bottom', 'reader-top', 'reader-bottom'].includes(a),
+        !['format-text', 'format-raw', 'format-headers', 'go-automations', 'go-settings', 'arrow-up', 'bottom', 'reader-top', 'reader-bottom'].includes(a),
     );
     expect(unlisted).toEqual([]);
   });

@@ -28,6 +28,7 @@ export type Action =
   | 'format-html'
   | 'format-text'
   | 'format-raw'
+  | 'format-headers'
   | 'load-remote'
   | 'save-attachment'
   | 'go-inbox'
@@ -55,9 +56,9 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'f', action: 'toggle-favorites', label: 'Only starred' },
   { keys: '/', action: 'focus-search', label: 'Search' },
   { keys: 'r', action: 'refresh', label: 'Refresh' },
-  { keys: '1 / 2 / 3', action: 'format-html', label: 'HTML / text / raw view' },
+  { keys: '1 / 2 / 3 / 4', action: 'format-html', label: 'HTML / text / raw / headers view' },
   { keys: 'i', action: 'load-remote', label: 'Load remote images' },
-  { keys: 'a', action: 'save-attachment', label: 'Save first attachment' },
+  { keys: 'a', action: 'save-attachment', label: 'Save an attachment (then its number)' },
   { keys: 'g i / g a / g s', action: 'go-inbox', label: 'Go to inbox / automations / settings' },
   { keys: 'c', action: 'new-automation', label: 'New automation (in automations)' },
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
@@ -93,6 +94,7 @@ const SINGLE: Record<string, Action> = {
   '1': 'format-html',
   '2': 'format-text',
   '3': 'format-raw',
+  '4': 'format-headers',
   i: 'load-remote',
   a: 'save-attachment',
   c: 'new-automation',

@@ -125,11 +125,12 @@ export function run(action: Action): void {
     case 'load-remote':
       s.allowRemote();
       break;
-    case 'save-attachment': {
-      const first = s.email?.attachments[0];
-      if (first) void s.saveAttachment(first.id);
+    case 'save-attachment':
+      s.chooseAttachment();
       break;
-    }
+    case 'format-headers':
+      void s.showHeaders();
+      break;
     case 'go-inbox':
       s.setView('inbox');
       break;
@@ -163,7 +164,7 @@ export function useKeyboard(): void {
       }
       // A modal owns the keyboard: nothing behind it reacts.
       const state = useStore.getState();
-      if (state.shortcutsOpen || state.paletteOpen) return;
+      if (state.shortcutsOpen || state.paletteOpen || state.attachmentChooserOpen) return;
       const action = actionFor(
         { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, shiftKey: event.shiftKey, inField: inTextField(event.target) },
         afterG,

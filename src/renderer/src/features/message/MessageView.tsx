@@ -1,7 +1,8 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
+import { Modal } from '../../Modal.tsx';
 import { confirmDelete } from '../keyboard/useKeyboard.ts';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
@@ -108,6 +109,48 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
   );
 }
 
+/** a, then a number: save any attachment of the open email. */
+function saveNth(index: number): void {
+  const { email, saveAttachment } = useStore.getState();
+  const attachment = email?.attachments[index];
+  if (!attachment) return;
+  useStore.setState({ attachmentChooserOpen: false });
+  void saveAttachment(attachment.id);
+}
+
+function AttachmentChooser() {
+  const open = useStore((s) => s.attachmentChooserOpen);
+  const email = useStore((s) => s.email);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      const n = Number(event.key);
+      if (!Number.isInteger(n) || n < 1 || n > 9) return;
+      event.preventDefault();
+      saveNth(n - 1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+  if (!open || !email) return null;
+  const close = () => useStore.setState({ attachmentChooserOpen: false });
+  const save = saveNth;
+  return (
+    <Modal label="Save an attachment" onClose={close}>
+      <ol className="chooser">
+        {email.attachments.map((a, i) => (
+          <li key={a.id}>
+            <button type="button" onClick={() => save(i)}>
+              <kbd>{i + 1}</kbd> {a.file_name} <small>({a.size_for_human || `${a.size_in_bytes} B`})</small>
+            </button>
+          </li>
+        ))}
+      </ol>
+      <p className="hint">Press a number, or Esc.</p>
+    </Modal>
+  );
+}
+
 export function MessageView() {
   const email = useStore((s) => s.email);
   const body = useStore((s) => s.body);
@@ -115,7 +158,8 @@ export function MessageView() {
   const loading = useStore((s) => s.messageLoading);
   const error = useStore((s) => s.messageError);
   const openId = useStore((s) => s.openId);
-  const { setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage } = useStore.getState();
+  const headers = useStore((s) => s.headers);
+  const { showHeaders, setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage } = useStore.getState();
 
   if (!openId) {
     return (
@@ -126,6 +170,7 @@ export function MessageView() {
   }
   return (
     <section className="message-pane" aria-label="Message">
+      <AttachmentChooser />
       {error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
       {email && (
         <header className="message-header">
@@ -155,13 +200,16 @@ export function MessageView() {
                   key={f}
                   type="button"
                   role="tab"
-                  aria-selected={format === f}
+                  aria-selected={format === f && headers === null}
                   disabled={!formatAvailable(email, f)}
                   onClick={() => void setFormat(f)}
                 >
                   {label} ({key})
                 </button>
               ))}
+              <button type="button" role="tab" aria-selected={headers !== null} onClick={() => void showHeaders()}>
+                Headers (4)
+              </button>
             </div>
             <button type="button" onClick={() => void toggleFavorite(email.id)}>
               {email.favorite ? '★ Unstar' : '☆ Star'} (s)
@@ -179,22 +227,35 @@ export function MessageView() {
             </button>
           </div>
           {email.attachments.length > 0 && (
-            <ul className="attachments" aria-label="Attachments">
-              {email.attachments.map((a) => (
+            <ol className="attachments" aria-label="Attachments">
+              {email.attachments.map((a, i) => (
                 <li key={a.id}>
-                  <button type="button" onClick={() => void saveAttachment(a.id)} title={`Save ${a.file_name}`}>
-                    <PaperclipIcon /> {a.file_name} <small>({a.size_for_human || `${a.size_in_bytes} B`}, {a.content_type})</small>
+                  <button type="button" onClick={() => void saveAttachment(a.id)} title={`Save ${a.file_name} (a, then ${i + 1})`}>
+                    <PaperclipIcon /> {email.attachments.length > 1 ? `${i + 1}. ` : ''}
+                    {a.file_name} <small>({a.size_for_human || `${a.size_in_bytes} B`}, {a.content_type})</small>
                   </button>
                 </li>
               ))}
-            </ul>
+            </ol>
           )}
         </header>
       )}
       <div className="message-body" aria-busy={loading}>
+        {headers && (
+          <table className="headers-view" aria-label="Headers">
+            <tbody>
+              {headers.map((h, i) => (
+                <tr key={`${i}-${h.name}`}>
+                  <th scope="row">{h.name}</th>
+                  <td>{h.value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         {loading && !body && <p className="empty">Loading…</p>}
-        {body && email && body.format === 'html' && <HtmlBody html={body.content} email={email} />}
-        {body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
+        {!headers && body && email && body.format === 'html' && <HtmlBody html={body.content} email={email} />}
+        {!headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
       </div>
     </section>
   );

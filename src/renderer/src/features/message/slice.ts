@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
 import type { BodyFormat, Email, EmailBody } from '../../../../shared/domain/email.ts';
+import { parseHeaders } from '../../../../shared/domain/headers.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
 import type { AppState } from '../../store.ts';
@@ -16,6 +17,12 @@ export interface MessageSlice {
   remoteAllowed: Record<string, true>;
   openMessage: (id?: string) => Promise<void>;
   setFormat: (format: BodyFormat) => Promise<void>;
+  /** The Headers view: the raw message's header section, as a table. */
+  headers: { name: string; value: string }[] | null;
+  showHeaders: () => Promise<void>;
+  /** The attachment chooser (a, then a number). */
+  attachmentChooserOpen: boolean;
+  chooseAttachment: () => void;
   allowRemote: () => void;
   closeMessage: () => void;
   saveAttachment: (attachmentId: string) => Promise<void>;
@@ -38,6 +45,8 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
   openId: null,
   email: null,
   format: 'html',
+  headers: null,
+  attachmentChooserOpen: false,
   body: null,
   messageLoading: false,
   messageError: null,
@@ -48,7 +57,7 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     const sequence = ++messageSequence;
     // The header shows the email being opened at once (its list record), never the previous one.
     const known = get().list?.data.find((e) => e.id === id) ?? null;
-    set({ openId: id, selectedId: id, email: known, messageLoading: true, messageError: null, body: null });
+    set({ openId: id, selectedId: id, email: known, headers: null, attachmentChooserOpen: false, messageLoading: true, messageError: null, body: null });
     try {
       const email = await call('getEmail', { id });
       if (sequence !== messageSequence) return;
@@ -75,11 +84,38 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     }
   },
 
+  showHeaders: async () => {
+    const { email } = get();
+    if (!email) return;
+    const sequence = ++messageSequence;
+    set({ messageLoading: true, messageError: null });
+    try {
+      const raw = await call('getEmailBody', { id: email.id, format: 'raw' });
+      if (sequence !== messageSequence) return;
+      set({ headers: parseHeaders(raw.content), messageLoading: false });
+    } catch (error) {
+      if (sequence !== messageSequence) return;
+      set({ messageLoading: false, messageError: asBridgeError(error) });
+    }
+  },
+
+  chooseAttachment: () => {
+    const { email } = get();
+    if (!email) return;
+    if (email.attachments.length === 0) {
+      get().notify({ kind: 'not-found', message: 'This email has no attachments.', details: {} }, 'info');
+    } else if (email.attachments.length === 1) {
+      void get().saveAttachment(email.attachments[0]!.id);
+    } else {
+      set({ attachmentChooserOpen: true });
+    }
+  },
+
   setFormat: async (format) => {
     const { email } = get();
     if (!email || !formatAvailable(email, format)) return;
     const sequence = ++messageSequence;
-    set({ format, messageLoading: true, messageError: null });
+    set({ format, headers: null, messageLoading: true, messageError: null });
     try {
       const body = await call('getEmailBody', { id: email.id, format });
       if (sequence !== messageSequence) return;
