@@ -189,3 +189,40 @@ test('a saves any attachment by its number, says so when there is none, and 4 sh
     await service.close();
   }
 });
+
+test('x, J and * a select; s stars them all with a progress line; # deletes them all and z brings them all back', async ({ openApp }) => {
+  const log: AccessLogEntry[] = [];
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], onResponse: (entry) => log.push(entry) });
+  try {
+    for (let i = 1; i <= 8; i++) {
+      const [id] = await service.inject(rawMail({ subject: `Batch ${i}`, text: `b${i}` }));
+      service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+    }
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const list = page.getByRole('listbox', { name: 'Emails' });
+    await expect(list.locator('[aria-selected="true"]')).toContainText('Batch 8');
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('J');
+    await expect(page.getByRole('status').filter({ hasText: '3 selected' })).toBeVisible();
+    await expect(list.locator('[aria-checked="true"]')).toHaveCount(3);
+    await page.keyboard.press('s');
+    const starred = () => [...service.service.team('t').emails.values()].filter((e) => e.favorite).map((e) => e.subject).sort();
+    await expect.poll(starred).toEqual(['Batch 6', 'Batch 7', 'Batch 8']);
+    await expect(page.getByRole('status').filter({ hasText: 'selected' })).toHaveCount(0);
+
+    await page.keyboard.press('*');
+    await page.keyboard.press('a');
+    await expect(list.locator('[aria-checked="true"]')).toHaveCount(8);
+    await page.keyboard.press('#');
+    await expect(page.getByText('No email matches').or(page.getByText('No mail here yet'))).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Deleted 8 emails.' })).toBeVisible();
+    await page.keyboard.press('z');
+    await expect(list.getByRole('option')).toHaveCount(8);
+    await page.waitForTimeout(5600);
+    expect(log.filter((entry) => entry.method === 'DELETE')).toEqual([]);
+    expect(service.service.team('t').emails.size).toBe(8);
+  } finally {
+    await service.close();
+  }
+});

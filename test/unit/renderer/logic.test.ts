@@ -30,6 +30,11 @@ describe('keyboard map', () => {
     expect(actionFor(key('PageDown'), false)).toBe('page-down');
     expect(actionFor(key('End'), false)).toBe('reader-bottom');
     expect(actionFor(key(' ', { inField: true }), false)).toBeNull();
+    expect(actionFor(key('x'), false)).toBe('toggle-check');
+    expect(actionFor(key('J'), false)).toBe('extend-down');
+    expect(actionFor(key('*'), false)).toBe('*');
+    expect(actionFor(key('a'), '*')).toBe('check-all');
+    expect(actionFor(key('n'), '*')).toBe('check-none');
   });
 
   it('reads g-sequences', () => {
@@ -43,15 +48,15 @@ describe('keyboard map', () => {
     const listed = new Set(SHORTCUTS.map((s) => s.action));
     const produced = new Set<string>();
     for (const k of 'abcdefghijklmnopqrstuvwxyzGU0123456789#/? '.split('').concat(['Enter', 'Escape', 'Delete', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'PageDown', 'PageUp', 'Home', 'End'])) {
-      for (const afterG of [false, true]) {
+      for (const afterG of [false, true, '*'] as const) {
         const action = actionFor(key(k), afterG);
-        if (action && action !== 'g') produced.add(action);
+        if (action && action !== 'g' && action !== '*') produced.add(action);
       }
     }
     const unlisted = [...produced].filter(
       (a) =>
         !listed.has(a as never) &&
-        !['format-text', 'format-raw', 'format-headers', 'go-automations', 'go-settings', 'arrow-up', 'bottom', 'reader-top', 'reader-bottom'].includes(a),
+        !['format-text', 'format-raw', 'format-headers', 'go-automations', 'go-settings', 'arrow-up', 'bottom', 'reader-top', 'reader-bottom', 'extend-up', 'check-none'].includes(a),
     );
     expect(unlisted).toEqual([]);
   });

@@ -127,6 +127,8 @@ function EmailList() {
   const selectedId = useStore((s) => s.selectedId);
   const openId = useStore((s) => s.openId);
   const newIds = useStore((s) => s.newIds);
+  const checked = useStore((s) => s.checked);
+  const progress = useStore((s) => s.bulkProgress);
   const density = useStore((s) => s.settings.density);
   const select = useStore((s) => s.select);
   const openMessage = useStore((s) => s.openMessage);
@@ -170,6 +172,7 @@ function EmailList() {
     return <p className="empty">{message}</p>;
   }
   const fresh = new Set(newIds);
+  const picked = new Set(checked);
   const now = new Date();
   return (
     <>
@@ -185,12 +188,20 @@ function EmailList() {
           ↑ {newIds.length} new
         </button>
       )}
+      {(checked.length > 0 || progress) && (
+        <p className="bulk-line" role="status">
+          {progress
+            ? `${progress.label} ${progress.done} of ${progress.total}…`
+            : `${checked.length} selected: s stars, # deletes, * n clears.`}
+        </p>
+      )}
       <ul
         id="email-list"
         ref={listRef}
         className={`email-list ${density}`}
         role="listbox"
         aria-label="Emails"
+        aria-multiselectable={checked.length > 0 || undefined}
         tabIndex={0}
         aria-activedescendant={selectedId ? `email-${selectedId}` : undefined}
       >
@@ -202,14 +213,15 @@ function EmailList() {
               id={`email-${email.id}`}
               role="option"
               aria-selected={email.id === selectedId}
+              aria-checked={checked.length > 0 ? picked.has(email.id) : undefined}
               ref={email.id === selectedId ? selectedRef : undefined}
-              className={[email.read === null ? 'unread' : '', email.id === openId ? 'open' : '', fresh.has(email.id) ? 'new' : ''].join(' ')}
+              className={[email.read === null ? 'unread' : '', email.id === openId ? 'open' : '', fresh.has(email.id) ? 'new' : '', picked.has(email.id) ? 'checked' : ''].join(' ')}
               onClick={() => {
                 select(email.id);
                 void openMessage(email.id);
               }}
             >
-              <span className="star" aria-label={email.favorite ? 'Starred' : undefined}>{email.favorite ? '★' : ''}</span>
+              <span className="star" aria-label={email.favorite ? 'Starred' : undefined}>{picked.has(email.id) ? '✓' : email.favorite ? '★' : ''}</span>
               <span className="from" title={`${from} <${email.sender.email}>`}>{from}</span>
               <span className="subject" title={email.subject}>{email.subject || '(no subject)'}</span>
               <span className="meta">

@@ -72,7 +72,9 @@ export interface InboxSlice {
   moveSelection: (delta: number) => void;
   toggleFavorite: (id?: string) => Promise<void>;
   /** Deletes with Undo: the email leaves the screen now, the server after UNDO_MS. */
-  deleteEmail: (id?: string) => Promise<void>;
+  deleteEmail: (id?: string, options?: { quiet?: boolean }) => Promise<void>;
+  /** The emails of the last bulk delete, for z. */
+  lastBulkDeleted: string[] | null;
   /** Undoes the last delete (or `id`) while its window is open. */
   undoDelete: (id?: string) => Promise<void>;
   /** Puts a deleted email back where it was (undone, or its DELETE failed). */
@@ -80,6 +82,13 @@ export interface InboxSlice {
   /** Deleted on screen, waiting for the undo window to close. */
   pendingDeletes: Record<string, { email: Email; index: number }>;
   lastDeleted: string | null;
+  /** Emails picked with x, J/K or * a, for s and # to act on together. */
+  checked: string[];
+  toggleChecked: (id: string) => void;
+  checkAll: (on: boolean) => void;
+  /** Stars (or unstars) or deletes every checked email, one request at a time, with a progress line. */
+  bulk: (kind: 'star' | 'delete') => Promise<void>;
+  bulkProgress: { label: string; done: number; total: number } | null;
   patchListEmail: (email: Email) => void;
   /** Tells main what to poll, and whether the window can be seen. */
   watchList: () => void;
@@ -114,6 +123,47 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   listFocusRequested: false,
   pendingDeletes: {},
   lastDeleted: null,
+  checked: [],
+  bulkProgress: null,
+  lastBulkDeleted: null,
+
+  toggleChecked: (id) => {
+    const checked = get().checked;
+    set({ checked: checked.includes(id) ? checked.filter((c) => c !== id) : [...checked, id] });
+  },
+
+  checkAll: (on) => set({ checked: on ? visibleRows(get().list, get().search).map((e) => e.id) : [] }),
+
+  bulk: async (kind) => {
+    const rows = visibleRows(get().list, get().search).filter((e) => get().checked.includes(e.id));
+    if (rows.length === 0 || get().bulkProgress) return;
+    if (kind === 'delete') {
+      // One undo for the lot: each DELETE waits in main for the same window.
+      const subjects = rows.length;
+      for (const email of rows) await get().deleteEmail(email.id, { quiet: true });
+      const ids = rows.map((e) => e.id);
+      set({ checked: [], lastDeleted: null, lastBulkDeleted: ids });
+      get().notify({ kind: 'not-found', message: `Deleted ${subjects} emails.`, details: {} }, 'info', {
+        action: { label: 'Undo (z)', run: () => void get().undoDelete() },
+        ms: UNDO_MS,
+      });
+      return;
+    }
+    // Star them all unless all are starred already: then unstar them all.
+    const favorite = rows.some((e) => !e.favorite);
+    const label = favorite ? 'Starring' : 'Unstarring';
+    set({ bulkProgress: { label, done: 0, total: rows.length } });
+    for (const [index, email] of rows.entries()) {
+      if (email.favorite !== favorite) {
+        // Within the budget: wait out a 429 rather than fail the rest.
+        const blocked = get().rateLimit.blockedUntil;
+        if (blocked && blocked > Date.now()) await new Promise((r) => setTimeout(r, blocked - Date.now()));
+        await get().toggleFavorite(email.id);
+      }
+      set({ bulkProgress: { label, done: index + 1, total: rows.length } });
+    }
+    set({ bulkProgress: null, checked: [] });
+  },
 
   loadList: async (options = {}) => {
     const sequence = ++listSequence;
@@ -141,6 +191,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
         listLoading: false,
         listError: null,
         selectedId: selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
+        checked: get().checked.filter((c) => ids.includes(c)),
       });
       get().clearOutage();
       get().watchList();
@@ -248,7 +299,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     }
   },
 
-  deleteEmail: async (id = get().selectedId ?? undefined) => {
+  deleteEmail: async (id = get().selectedId ?? undefined, options = {}) => {
     const { list, page, settings, openId } = get();
     if (!id || !list) return;
     const index = list.data.findIndex((e) => e.id === id);
@@ -276,10 +327,13 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       return;
     }
     const subject = email.subject || '(no subject)';
-    get().notify({ kind: 'not-found', message: `Deleted “${subject}”.`, details: {} }, 'info', {
-      action: { label: 'Undo (z)', run: () => void get().undoDelete(id) },
-      ms: UNDO_MS,
-    });
+    if (!options.quiet) {
+      set({ lastBulkDeleted: null });
+      get().notify({ kind: 'not-found', message: `Deleted “${subject}”.`, details: {} }, 'info', {
+        action: { label: 'Undo (z)', run: () => void get().undoDelete(id) },
+        ms: UNDO_MS,
+      });
+    }
     // The page stays valid: an emptied page goes back one; otherwise it refills once the delete is sent.
     if (remaining.length === 0 && page > 1) get().goToPage(page - 1);
     setTimeout(() => {
@@ -292,6 +346,22 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   },
 
   undoDelete: async (id = get().lastDeleted ?? undefined) => {
+    const bulk = get().lastBulkDeleted;
+    if (id === undefined && bulk) {
+      // z after a bulk delete brings back every one of them.
+      set({ lastBulkDeleted: null });
+      let restored = 0;
+      for (const one of bulk) {
+        if (!get().pendingDeletes[one]) continue;
+        const { undone } = await call('undoDelete', { id: one }).catch(() => ({ undone: false }));
+        if (undone) {
+          get().restoreDeleted(one);
+          restored += 1;
+        }
+      }
+      get().notify({ kind: 'not-found', message: restored > 0 ? `${restored} emails are back.` : 'Too late to undo: the emails were deleted.', details: {} }, 'info');
+      return;
+    }
     if (!id || !get().pendingDeletes[id]) return;
     try {
       const { undone } = await call('undoDelete', { id });

@@ -29,6 +29,11 @@ export type Action =
   | 'format-text'
   | 'format-raw'
   | 'format-headers'
+  | 'toggle-check'
+  | 'extend-down'
+  | 'extend-up'
+  | 'check-all'
+  | 'check-none'
   | 'load-remote'
   | 'save-attachment'
   | 'go-inbox'
@@ -49,8 +54,11 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'PgDn / PgUp / Home / End', action: 'page-up', label: 'Scroll the email' },
   { keys: 'n / →', action: 'next-page', label: 'Next page' },
   { keys: 'p / ←', action: 'previous-page', label: 'Previous page' },
-  { keys: 's', action: 'favorite', label: 'Star / unstar' },
-  { keys: '# / Delete', action: 'delete', label: 'Delete email' },
+  { keys: 'x', action: 'toggle-check', label: 'Select / unselect the email (for s and #)' },
+  { keys: 'J / K', action: 'extend-down', label: 'Extend the selection down / up' },
+  { keys: '* a / * n', action: 'check-all', label: 'Select all on this page / none' },
+  { keys: 's', action: 'favorite', label: 'Star / unstar (the selected ones, if any)' },
+  { keys: '# / Delete', action: 'delete', label: 'Delete (the selected ones, if any)' },
   { keys: 'z', action: 'undo', label: 'Undo delete' },
   { keys: 'U', action: 'toggle-unread', label: 'Only unread' },
   { keys: 'f', action: 'toggle-favorites', label: 'Only starred' },
@@ -70,6 +78,9 @@ const SINGLE: Record<string, Action> = {
   k: 'previous',
   ArrowUp: 'arrow-up',
   G: 'bottom',
+  x: 'toggle-check',
+  J: 'extend-down',
+  K: 'extend-up',
   z: 'undo',
   ' ': 'page-down',
   PageDown: 'page-down',
@@ -113,12 +124,16 @@ export interface KeyInput {
   inField: boolean;
 }
 
-/** The action for a key press, given whether `g` came just before. */
-export function actionFor(input: KeyInput, afterG: boolean): Action | 'g' | null {
+const AFTER_STAR: Record<string, Action> = { a: 'check-all', n: 'check-none' };
+
+/** The action for a key press, given the prefix (`g` or `*`) that came just before. */
+export function actionFor(input: KeyInput, prefix: boolean | 'g' | '*'): Action | 'g' | '*' | null {
   if (input.ctrlKey || input.metaKey || input.altKey) return null;
   if (input.inField) return input.key === 'Escape' ? 'close' : null;
-  if (afterG) return AFTER_G[input.key] ?? null;
+  if (prefix === true || prefix === 'g') return AFTER_G[input.key] ?? null;
+  if (prefix === '*') return AFTER_STAR[input.key] ?? null;
   if (input.key === 'g') return 'g';
+  if (input.key === '*') return '*';
   if (input.key === ' ' && input.shiftKey) return 'page-up';
   return SINGLE[input.key] ?? null;
 }

@@ -88,10 +88,31 @@ export function run(action: Action): void {
       if (inInbox) s.goToPage(s.page - 1);
       break;
     case 'favorite':
-      if (inInbox) void s.toggleFavorite();
+      if (inInbox && s.checked.length > 0) void s.bulk('star');
+      else if (inInbox) void s.toggleFavorite(s.openId ?? undefined);
+      break;
+    case 'toggle-check':
+      if (inInbox && s.selectedId) s.toggleChecked(s.selectedId);
+      break;
+    case 'extend-down':
+    case 'extend-up':
+      if (inInbox && s.selectedId) {
+        if (!s.checked.includes(s.selectedId)) s.toggleChecked(s.selectedId);
+        s.moveSelection(action === 'extend-down' ? 1 : -1);
+        const next = useStore.getState().selectedId;
+        if (next && !useStore.getState().checked.includes(next)) useStore.getState().toggleChecked(next);
+      }
+      break;
+    case 'check-all':
+      if (inInbox) s.checkAll(true);
+      break;
+    case 'check-none':
+      if (inInbox) s.checkAll(false);
       break;
     case 'delete':
-      if (inInbox && s.selectedId && confirmDelete(s.openId ?? s.selectedId)) void s.deleteEmail(s.openId ?? s.selectedId);
+      if (inInbox && s.checked.length > 0) {
+        if (!s.settings.confirmDelete || window.confirm(`Delete ${s.checked.length} selected emails?`)) void s.bulk('delete');
+      } else if (inInbox && s.selectedId && confirmDelete(s.openId ?? s.selectedId)) void s.deleteEmail(s.openId ?? s.selectedId);
       break;
     case 'toggle-unread':
       if (inInbox) s.toggleIsTerm('unread');
@@ -153,7 +174,7 @@ export function run(action: Action): void {
 /** One keydown listener for the whole app. */
 export function useKeyboard(): void {
   useEffect(() => {
-    let afterG = false;
+    let prefix: false | 'g' | '*' = false;
     const onKey = (event: KeyboardEvent) => {
       // Ctrl/Cmd+K: the command palette, from anywhere, fields included.
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
@@ -167,10 +188,10 @@ export function useKeyboard(): void {
       if (state.shortcutsOpen || state.paletteOpen || state.attachmentChooserOpen) return;
       const action = actionFor(
         { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, shiftKey: event.shiftKey, inField: inTextField(event.target) },
-        afterG,
+        prefix,
       );
-      afterG = action === 'g';
-      if (action === null || action === 'g') return;
+      prefix = action === 'g' || action === '*' ? action : false;
+      if (action === null || action === 'g' || action === '*') return;
       // Buttons and links keep Enter and Space for themselves.
       if ((action === 'open' || action === 'page-down') && event.target instanceof HTMLElement && event.target.closest('button, a, select')) return;
       event.preventDefault();
