@@ -22,6 +22,7 @@ import { FLAVOR_TRAITS, type FlavorName } from '../shared/domain/flavor.ts';
 import { parseServerAddress } from '../shared/domain/server-address.ts';
 import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts';
 import { detectServer } from './api/detect.ts';
+import { inlineImages } from './api/inline-images.ts';
 import { originOf, transportOf } from './account/origin.ts';
 import { safeFileName } from './file-names.ts';
 import { DeferredActions } from './deferred.ts';
@@ -239,6 +240,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const { bytes } = await c.getAttachment(emailId, attachmentId);
         return { savedTo: await deps.saveFile(safeFileName(attachment.file_name), bytes) };
       }),
+    getInlineImages: ({ id }) => withClient(async (c) => inlineImages((await c.getEmailBody(id, 'raw')).content)),
     listAutomations: () => withClient((c) => c.listAutomations()),
     createAutomation: ({ input }) => {
       const body = checkedAutomation(input);

@@ -11,6 +11,7 @@ export const METHODS = [
   'undoDelete',
   'setFavorite',
   'saveAttachment',
+  'getInlineImages',
   'listAutomations',
   'createAutomation',
   'updateAutomation',

@@ -128,6 +128,8 @@ export const contract = {
   undoDelete: z.object({ id: Id }).strict(),
   setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
+  /** The email's own inline images (cid:), as data: URLs. */
+  getInlineImages: z.object({ id: Id }).strict(),
   listAutomations: None,
   createAutomation: z.object({ input: AutomationBody }).strict(),
   updateAutomation: z.object({ id: Id, input: AutomationBody }).strict(),
@@ -206,6 +208,8 @@ export interface Results {
   undoDelete: { undone: boolean };
   setFavorite: null;
   saveAttachment: { savedTo: string | null };
+  /** Content-ID → data: URL. */
+  getInlineImages: Record<string, string>;
   listAutomations: Automation[];
   createAutomation: Automation;
   updateAutomation: Automation;

@@ -226,3 +226,29 @@ test('x, J and * a select; s stars them all with a progress line; # deletes them
     await service.close();
   }
 });
+
+test('cid: images show from the email itself, and nothing is fetched for them', async ({ openApp }) => {
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  try {
+    // A 2×1 red PNG.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAP/gH/z1EiiAAAAABJRU5ErkJggg==';
+    const boundary = 'b-related';
+    await service.inject([
+      'From: Brand <brand@example.test>', 'To: support@acme.test', 'Subject: Inline logo', 'Date: Mon, 02 Nov 2026 10:00:00 +0000',
+      'MIME-Version: 1.0', `Content-Type: multipart/related; boundary="${boundary}"`, '',
+      `--${boundary}`, 'Content-Type: text/html; charset=utf-8', '', '<p>Our logo: <img id="logo" src="cid:logo@brand" alt="logo"> <img id="missing" src="cid:nope@brand" alt="missing"></p>',
+      `--${boundary}`, 'Content-Type: image/png', 'Content-ID: <logo@brand>', 'Content-Transfer-Encoding: base64', 'Content-Disposition: inline', '', png,
+      `--${boundary}--`, '',
+    ].join('\r\n'));
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Inline logo' }).click();
+    const frame = page.frameLocator('iframe[title="Email content"]');
+    await expect(frame.locator('#logo')).toHaveAttribute('src', /^data:image\/png;base64,/);
+    await expect.poll(() => frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(2);
+    await expect(frame.locator('#missing')).not.toHaveAttribute('src', /cid:/);
+    expect(app.blockedRequests).toEqual([]);
+  } finally {
+    await service.close();
+  }
+});

@@ -9,7 +9,7 @@ import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
 import { linkMismatch } from './link-check.ts';
-import { emailDocument, sanitizeEmailHtml } from './sanitize.ts';
+import { emailDocument, hasInlineImages, sanitizeEmailHtml } from './sanitize.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'html', label: 'HTML', key: '1' },
@@ -49,7 +49,13 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
   const allowRemote = useStore((s) => Boolean(s.remoteAllowed[email.id]));
   const allow = useStore((s) => s.allowRemote);
   const frame = useRef<HTMLIFrameElement>(null);
-  const sanitized = useMemo(() => sanitizeEmailHtml(html, { allowRemote }), [html, allowRemote]);
+  const inline = useStore((s) => s.inlineImages[email.id]);
+  const loadInline = useStore((s) => s.loadInlineImages);
+  const wantsInline = useMemo(() => hasInlineImages(html), [html]);
+  useEffect(() => {
+    if (wantsInline && inline === undefined) void loadInline(email.id);
+  }, [wantsInline, inline, loadInline, email.id]);
+  const sanitized = useMemo(() => sanitizeEmailHtml(html, { allowRemote, inline }), [html, allowRemote, inline]);
 
   // allow-same-origin without allow-scripts: nothing in the email can run, and
   // the app can still size the frame and route link clicks to the system browser.

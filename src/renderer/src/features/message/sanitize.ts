@@ -110,7 +110,12 @@ function cleanStylesheet(css: string, allowRemote: boolean, count: Count): strin
   return cleanRules(sheet.cssRules, allowRemote, count).join('\n');
 }
 
-export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean }): SanitizeOutcome {
+/** True when the HTML shows images carried inside the email (cid:), which main must resolve first. */
+export function hasInlineImages(html: string): boolean {
+  return /src\s*=\s*["']?\s*cid:/i.test(html);
+}
+
+export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
   const measure = measureHtml(dirty);
   if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
 
@@ -121,6 +126,14 @@ export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean
   const count: Count = (n = 1) => {
     blocked += n;
   };
+  // cid: is no protocol DOMPurify keeps: swap in the email's own image before it looks.
+  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName !== 'src') return;
+    const cid = /^\s*cid:(.+)$/i.exec(data.attrValue)?.[1]?.trim().replace(/^<|>$/g, '');
+    if (cid === undefined) return;
+    const url = options.inline?.[cid] ?? options.inline?.[decodeURIComponent(cid)];
+    data.attrValue = url && /^data:image\//i.test(url) ? url : '';
+  });
   purify.addHook('uponSanitizeElement', (node, data) => {
     if (data.tagName === 'style') node.textContent = cleanStylesheet(node.textContent ?? '', options.allowRemote, count);
   });

@@ -20,6 +20,9 @@ export interface MessageSlice {
   /** The Headers view: the raw message's header section, as a table. */
   headers: { name: string; value: string }[] | null;
   showHeaders: () => Promise<void>;
+  /** The email's own inline images (cid:), by email id: loaded once when its HTML shows some. */
+  inlineImages: Record<string, Record<string, string>>;
+  loadInlineImages: (id: string) => Promise<void>;
   /** The attachment chooser (a, then a number). */
   attachmentChooserOpen: boolean;
   chooseAttachment: () => void;
@@ -47,6 +50,21 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
   format: 'html',
   headers: null,
   attachmentChooserOpen: false,
+  inlineImages: {},
+
+  loadInlineImages: async (id) => {
+    if (get().inlineImages[id]) return;
+    // Marked first, so one email asks once even while its HTML re-renders.
+    set({ inlineImages: { ...get().inlineImages, [id]: {} } });
+    try {
+      const images = await call('getInlineImages', { id });
+      // Only the last few emails keep theirs (data: URLs are big); main keeps the raw message anyway.
+      const kept = Object.entries({ ...get().inlineImages, [id]: images }).slice(-8);
+      set({ inlineImages: Object.fromEntries(kept) });
+    } catch {
+      // The images stay blank; the text is all there.
+    }
+  },
   body: null,
   messageLoading: false,
   messageError: null,
