@@ -1,6 +1,7 @@
 /**
  * Screenshots of the real renderer through the test host, on the demo corpus:
- * the inbox with an email open, and the shortcuts overlay, light and dark, at
+ * the inbox with an email open, the search box, the shortcuts overlay and the
+ * command palette, light and dark, at
  * 1280×800 and 800×600. Run: npm run screenshots (after npm run build).
  */
 import { mkdir } from 'node:fs/promises';
@@ -32,6 +33,11 @@ try {
       await page.keyboard.press('?');
       await page.getByRole('dialog').waitFor();
       await page.screenshot({ path: `${out}/shortcuts-${colorScheme}-${size}.png` });
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('sta');
+      await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
+      await page.screenshot({ path: `${out}/palette-${colorScheme}-${size}.png` });
       await app.close();
       console.log(`${out}/*-${colorScheme}-${size}.png`);
     }

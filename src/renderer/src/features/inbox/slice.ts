@@ -177,7 +177,14 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       if (sequence !== listSequence) return;
       // Mail deleted on screen stays gone while its DELETE waits for the undo window.
       const hidden = get().pendingDeletes;
-      const list = { ...answered, data: answered.data.filter((e) => !hidden[e.id]) };
+      const waiting = Object.keys(hidden).length;
+      // The server still counts them until the DELETE goes: the pages shown do not.
+      const total = Math.max(0, answered.meta.total - waiting);
+      const list = {
+        ...answered,
+        data: answered.data.filter((e) => !hidden[e.id]),
+        meta: waiting === 0 ? answered.meta : { ...answered.meta, total, last_page: Math.max(1, Math.ceil(total / answered.meta.per_page)) },
+      };
       const ids = list.data.map((e) => e.id);
       const selectedId = get().selectedId;
       const known = get().knownAddresses;
