@@ -136,6 +136,11 @@ test.describe('hostile email cannot freeze, fetch, navigate or overlay', () => {
     await frame.locator('#plain').click();
     await expect.poll(() => app.openedExternally).toEqual(['https://attacker.test/area', 'https://example.test/real?x=1']);
     await expect(frame.locator('#plain')).toHaveAttribute('title', 'https://example.test/real?x=1');
+    // Focusing a link (Tab) shows where it goes, as hovering does.
+    await frame.locator('#plain').focus();
+    await expect(page.getByRole('status', { name: 'Link target' })).toHaveText('https://example.test/real?x=1');
+    await frame.locator('#phish').hover();
+    await expect(page.getByRole('status', { name: 'Link target' })).toHaveText('https://bank-login.attacker.test/');
     // A link that shows one site and goes to another asks first; Cancel opens nothing.
     const asked: string[] = [];
     page.once('dialog', (dialog) => {

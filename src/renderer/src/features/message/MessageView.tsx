@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
@@ -56,6 +56,8 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
     if (wantsInline && inline === undefined) void loadInline(email.id);
   }, [wantsInline, inline, loadInline, email.id]);
   const sanitized = useMemo(() => sanitizeEmailHtml(html, { allowRemote, inline }), [html, allowRemote, inline]);
+  // Where a link goes, shown while it is hovered or focused (a status line, as in a browser).
+  const [linkTarget, setLinkTarget] = useState<string | null>(null);
 
   // allow-same-origin without allow-scripts: nothing in the email can run, and
   // the app can still size the frame and route link clicks to the system browser.
@@ -79,6 +81,11 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
     doc.addEventListener('click', (event) => {
       if (follow(event.target)) event.preventDefault();
     });
+    const show = (event: Event) => setLinkTarget((event.target as Element | null)?.closest?.('[data-href]')?.getAttribute('data-href') ?? null);
+    doc.addEventListener('mouseover', show);
+    doc.addEventListener('focusin', show);
+    doc.addEventListener('mouseleave', () => setLinkTarget(null));
+    doc.addEventListener('focusout', () => setLinkTarget(null));
     // Shortcuts keep working after a click into the email: keys go on to the app.
     doc.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && follow(event.target)) {
@@ -111,6 +118,11 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
         srcDoc={emailDocument(sanitized.html, allowRemote)}
         onLoad={onLoad}
       />
+      {linkTarget && (
+        <div className="link-status" role="status" aria-label="Link target">
+          {linkTarget}
+        </div>
+      )}
     </>
   );
 }
