@@ -1,9 +1,11 @@
-import type { FormEvent } from 'react';
+import { useMemo, type FormEvent } from 'react';
+import { checkPattern } from '../../../../shared/domain/pattern-check.ts';
 import type { PayloadFormat } from '../../../../shared/domain/automation.ts';
 import { FLAVOR_TRAITS, type FlavorTraits } from '../../../../shared/domain/flavor.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
+import { RulePreview } from './RulePreview.tsx';
 import type { AutomationDraft } from './slice.ts';
 
 type TextField = 'title' | 'sender' | 'inbox' | 'subject' | 'action_url' | 'action_email' | 'action_secret_token';
@@ -49,6 +51,35 @@ const FORMAT_LABELS: Record<PayloadFormat, string> = {
   json_with_bodies: 'JSON with the HTML and text bodies',
 };
 
+const isPattern = (field: TextField, traits: FlavorTraits) =>
+  field === 'subject' || ((field === 'sender' || field === 'inbox') && traits.addressCriteria === 'regex');
+
+/** The pattern's error, pointed at, and its risks, as it is typed. */
+function PatternCheck({ source, flavor }: { source: string; flavor: FlavorTraits['name'] }) {
+  const report = useMemo(() => checkPattern(source, flavor), [source, flavor]);
+  if (!report.error && report.warnings.length === 0) return null;
+  return (
+    <span className="pattern-check" role={report.error ? 'alert' : 'status'}>
+      {report.error && (
+        <>
+          <code>
+            {source.slice(0, report.error.at)}
+            <mark>{source.slice(report.error.at, report.error.at + 1) || ' '}</mark>
+            {source.slice(report.error.at + 1)}
+          </code>{' '}
+          {report.error.message}
+        </>
+      )}
+      {report.warnings.map((warning) => (
+        <span key={warning} className="warning">
+          {' '}
+          ⚠ {warning}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 function AutomationForm() {
   const draft = useStore((s) => s.draft);
   const errors = useStore((s) => s.fieldErrors);
@@ -88,6 +119,7 @@ function AutomationForm() {
           <small className="hint" id={`${field}-hint`}>
             {hint}
           </small>
+          {isPattern(field, traits) && <PatternCheck source={draft[field]} flavor={traits.name} />}
           {fieldError(field)}
         </label>
       ))}
@@ -112,6 +144,7 @@ function AutomationForm() {
           ? 'Delete the email after processing (this server deletes it even when the webhook fails)'
           : 'Delete the email once the webhook succeeds'}
       </label>
+      <RulePreview draft={draft} />
       <div className="form-actions">
         <button type="submit" disabled={saving}>
           {saving ? 'Saving…' : 'Save (Enter)'}

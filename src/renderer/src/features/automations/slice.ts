@@ -6,6 +6,8 @@ import {
   type FieldErrors,
   type PayloadFormat,
 } from '../../../../shared/domain/automation.ts';
+import type { Email } from '../../../../shared/domain/email.ts';
+import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
@@ -67,6 +69,20 @@ export interface AutomationsSlice {
   saveDraft: () => Promise<void>;
   cancelEdit: () => void;
   removeAutomation: (id: string) => Promise<void>;
+  /** Recent mail to try a rule on: the pages already loaded plus up to 200 more. */
+  previewPool: Email[] | null;
+  loadPreviewPool: () => Promise<void>;
+  /** How much of the pool the rule being edited catches (for the delete-everything warning). */
+  previewCount: { matches: number; total: number } | null;
+  /** A new rule prefilled from an email: its sender, inbox and subject. */
+  ruleFromEmail: (email: Email) => void;
+}
+
+const PREVIEW_MAX = 200;
+
+/** A pattern that matches exactly this text (regular-expression characters escaped). Pure. */
+export function exactPattern(text: string): string {
+  return `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 }
 
 export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsSlice> = (set, get) => ({
@@ -77,6 +93,45 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   fieldErrors: {},
   saveError: null,
   saving: false,
+  previewPool: null,
+  previewCount: null,
+
+  loadPreviewPool: async () => {
+    const seen = new Map<string, Email>();
+    for (const email of get().list?.data ?? []) seen.set(email.id, email);
+    set({ previewPool: [...seen.values()] });
+    // More only while the rate budget allows: the preview never costs the user a 429.
+    for (const page of [1, 2]) {
+      if (seen.size >= PREVIEW_MAX || !canPrefetch(get().rateLimit)) break;
+      try {
+        const more = await call('listEmails', { page, limit: 100 });
+        for (const email of more.data) seen.set(email.id, email);
+        set({ previewPool: [...seen.values()].slice(0, PREVIEW_MAX) });
+        if (more.meta.current_page >= more.meta.last_page) break;
+      } catch {
+        break;
+      }
+    }
+  },
+
+  ruleFromEmail: (email) => {
+    const flavor = activeFlavor(get().accounts);
+    const regexAddresses = flavor === 'mailcare';
+    get().setView('automations');
+    set({
+      editingId: 'new',
+      draft: {
+        ...EMPTY_DRAFT,
+        title: `From ${email.sender.display_name || email.sender.email}`,
+        sender: regexAddresses ? exactPattern(email.sender.email) : email.sender.email,
+        inbox: regexAddresses ? exactPattern(email.inbox.email) : email.inbox.email,
+        subject: email.subject ? exactPattern(email.subject) : '',
+        action_url: '',
+      },
+      fieldErrors: {},
+      saveError: null,
+    });
+  },
 
   loadAutomations: async () => {
     try {
@@ -105,6 +160,15 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     if (!checked.ok) {
       set({ fieldErrors: checked.errors, saveError: null });
       return;
+    }
+    // A rule that deletes what it matches, and matches everything or most mail, says so first.
+    const value = checked.value;
+    const noCriteria = !value.subject && !value.sender && !value.inbox && !value.has_attachments;
+    const count = get().previewCount;
+    const most = count !== null && count.total > 0 && count.matches > count.total / 2;
+    if (value.action_delete_email && (noCriteria || most)) {
+      const reach = noCriteria ? 'every incoming email (it has no criteria)' : `${count!.matches} of the last ${count!.total} emails`;
+      if (!window.confirm(`“${value.title}” deletes the mail it matches, and it matches ${reach}. Save it anyway?`)) return;
     }
     set({ saving: true, saveError: null });
     try {

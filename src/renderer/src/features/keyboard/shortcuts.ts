@@ -29,6 +29,7 @@ export type Action =
   | 'format-text'
   | 'format-raw'
   | 'format-headers'
+  | 'rule-from-email'
   | 'toggle-check'
   | 'extend-down'
   | 'extend-up'
@@ -69,6 +70,7 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'a', action: 'save-attachment', label: 'Save an attachment (then its number)' },
   { keys: 'g i / g a / g s', action: 'go-inbox', label: 'Go to inbox / automations / settings' },
   { keys: 'c', action: 'new-automation', label: 'New automation (in automations)' },
+  { keys: 'R', action: 'rule-from-email', label: 'New rule from this email' },
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
 ];
 
@@ -79,6 +81,7 @@ const SINGLE: Record<string, Action> = {
   ArrowUp: 'arrow-up',
   G: 'bottom',
   x: 'toggle-check',
+  R: 'rule-from-email',
   J: 'extend-down',
   K: 'extend-up',
   z: 'undo',

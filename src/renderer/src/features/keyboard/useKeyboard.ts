@@ -91,6 +91,11 @@ export function run(action: Action): void {
       if (inInbox && s.checked.length > 0) void s.bulk('star');
       else if (inInbox) void s.toggleFavorite(s.openId ?? undefined);
       break;
+    case 'rule-from-email': {
+      const email = s.email ?? s.list?.data.find((e) => e.id === s.selectedId);
+      if (email) s.ruleFromEmail(email);
+      break;
+    }
     case 'toggle-check':
       if (inInbox && s.selectedId) s.toggleChecked(s.selectedId);
       break;

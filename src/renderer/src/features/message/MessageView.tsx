@@ -240,6 +240,9 @@ export function MessageView() {
             >
               Delete (#)
             </button>
+            <button type="button" onClick={() => useStore.getState().ruleFromEmail(email)}>
+              Rule from this email (R)
+            </button>
             <button type="button" onClick={closeMessage}>
               Close (Esc)
             </button>

@@ -1,0 +1,97 @@
+import { matchAutomation } from '../../src/shared/domain/automation-match.ts';
+import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+import { expect, test } from './fixtures.ts';
+
+/** Issue 12 (part): see what a rule catches before it is saved. */
+const TOKEN = 'bench-token-1';
+
+test.describe('the automation workbench', () => {
+  let service: RunningService;
+  test.beforeEach(async () => {
+    service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+    const mails = [
+      { subject: 'Invoice 1001', from: 'Billing <billing@vendor.test>', to: 'billing@acme.test' },
+      { subject: 'Invoice 1002', from: 'Billing <billing@vendor.test>', to: 'billing@acme.test' },
+      { subject: 'Re: Invoice 1001', from: 'Ann <ann@acme.test>', to: 'billing@acme.test' },
+      { subject: 'Lunch?', from: 'Bob <bob@example.test>', to: 'team@acme.test' },
+      { subject: 'Weekly report', from: 'Bot <bot@example.test>', to: 'team@acme.test' },
+    ];
+    for (const [i, mail] of mails.entries()) {
+      const [id] = await service.inject(rawMail({ ...mail, text: 'x' }));
+      service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i + 1, 10));
+    }
+  });
+  test.afterEach(() => service.close());
+
+  /** What the reference service itself would catch with this rule. */
+  const serviceCatches = (rule: { subject?: string; sender?: string }) =>
+    [...service.service.team('t').emails.values()]
+      .filter((e) => matchAutomation({ subject: rule.subject ?? null, sender: rule.sender ?? null, inbox: null, has_attachments: false }, { subject: e.subject, sender: e.sender.email, inbox: e.inbox.email, attachmentCount: e.attachments.length }) !== null)
+      .map((e) => e.subject)
+      .sort();
+
+  test('the preview follows each change, with the service’s own matching, and points at a pattern’s error', async ({ openApp }) => {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await expect(page.getByRole('option').filter({ hasText: 'Invoice 1001' }).first()).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.keyboard.press('c');
+    const preview = page.getByRole('region', { name: 'What this rule catches' });
+    await expect(preview.getByRole('heading')).toHaveText('Matches 5 of the last 5 emails');
+    const subject = page.getByLabel('Subject (regular expression)');
+    await subject.fill('^Invoice');
+    await expect(preview.getByRole('heading')).toHaveText('Matches 2 of the last 5 emails');
+    const shown = async () => (await preview.locator('li .subject').allTextContents()).sort();
+    expect(await shown()).toEqual(serviceCatches({ subject: '^Invoice' }));
+    await expect(preview.locator('li').first().locator('mark')).toHaveText('subject');
+    await subject.fill('invoice 100[12]');
+    await expect(preview.getByRole('heading')).toHaveText('Matches 3 of the last 5 emails');
+    expect(await shown()).toEqual(serviceCatches({ subject: 'invoice 100[12]' }));
+
+    await subject.fill('^Invoice (');
+    const check = page.getByRole('alert').filter({ hasText: 'never closed' });
+    await expect(check).toBeVisible();
+    await expect(check.locator('mark')).toHaveText('(');
+    await subject.fill('(a+)+$');
+    await expect(page.getByRole('status').filter({ hasText: 'repeat inside a repeated group' })).toBeVisible();
+  });
+
+  test('a rule that deletes everything it matches, and matches everything, asks first', async ({ openApp }) => {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await expect(page.getByRole('option').filter({ hasText: 'Lunch?' })).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.keyboard.press('c');
+    await page.getByLabel('Title').fill('Clean up');
+    await page.getByLabel('Webhook URL').fill('https://hooks.example.test/x');
+    await page.getByRole('checkbox', { name: /Delete the email/ }).check();
+    await expect(page.getByRole('region', { name: 'What this rule catches' }).getByRole('heading')).toHaveText('Matches 5 of the last 5 emails');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: /Save/ }).click();
+    await expect.poll(() => asked).toEqual([expect.stringContaining('“Clean up” deletes the mail it matches, and it matches every incoming email')]);
+    expect(service.service.team('t').automations.size).toBe(0);
+    // Narrowed to a few, it saves without a question.
+    await page.getByLabel('Subject (regular expression)').fill('^Lunch');
+    await page.getByRole('button', { name: /Save/ }).click();
+    await expect.poll(() => service.service.team('t').automations.size).toBe(1);
+  });
+
+  test('R makes a rule from the open email, and the preview already shows it', async ({ openApp }) => {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await page.getByRole('option').filter({ hasText: 'Weekly report' }).click();
+    await expect(page.getByRole('heading', { name: 'Weekly report' })).toBeVisible();
+    await page.keyboard.press('R');
+    const form = page.getByRole('form', { name: 'New automation' });
+    await expect(form.getByLabel('Sender (email address)')).toHaveValue('bot@example.test');
+    await expect(form.getByLabel('Inbox (email address)')).toHaveValue('team@acme.test');
+    await expect(form.getByLabel('Subject (regular expression)')).toHaveValue('^Weekly report$');
+    const preview = page.getByRole('region', { name: 'What this rule catches' });
+    await expect(preview.getByRole('heading')).toHaveText('Matches 1 of the last 5 emails');
+    await expect(preview.locator('li .subject')).toHaveText(['Weekly report']);
+  });
+});
