@@ -230,7 +230,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       });
       return null;
     },
-    undoDelete: async ({ id }) => ({ undone: deferred.cancel(`delete:${id}`) }),
+    undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(kind === 'automation' ? `automation:${id}` : `delete:${id}`) }),
     setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
     saveAttachment: ({ emailId, attachmentId }) =>
       withClient(async (c) => {
@@ -250,7 +250,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const body = checkedAutomation(input);
       return withClient((c) => c.updateAutomation(id, body));
     },
-    deleteAutomation: ({ id }) => withClient((c) => c.deleteAutomation(id)).then(() => null),
+    deleteAutomation: async ({ id, undoMs }) => {
+      if (!undoMs) {
+        await withClient((c) => c.deleteAutomation(id));
+        return null;
+      }
+      const started = await current();
+      deferred.schedule(`automation:${id}`, undoMs, () => started.client.deleteAutomation(id));
+      return null;
+    },
 
     getAccounts: async () => accountsState(),
     saveAccount: async (input) => {

@@ -125,7 +125,7 @@ export const contract = {
   getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
   /** `undoMs`: the DELETE waits this long for an undoDelete (main flushes it on quit). */
   deleteEmail: z.object({ id: Id, undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
-  undoDelete: z.object({ id: Id }).strict(),
+  undoDelete: z.object({ id: Id, kind: z.enum(['email', 'automation']).optional() }).strict(),
   setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
   /** The email's own inline images (cid:), as data: URLs. */
@@ -133,7 +133,7 @@ export const contract = {
   listAutomations: None,
   createAutomation: z.object({ input: AutomationBody }).strict(),
   updateAutomation: z.object({ id: Id, input: AutomationBody }).strict(),
-  deleteAutomation: z.object({ id: Id }).strict(),
+  deleteAutomation: z.object({ id: Id, undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
   getAccounts: None,
   saveAccount: AccountInputSchema,
   testConnection: ConnectionTestSchema,

@@ -95,3 +95,42 @@ test.describe('the automation workbench', () => {
     await expect(preview.locator('li .subject')).toHaveText(['Weekly report']);
   });
 });
+
+test('the rule list from the keyboard: j/k, Enter, / filters, # deletes with Undo', async ({ openApp }) => {
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  try {
+    for (const title of ['Invoices', 'Alerts', 'Newsletters']) {
+      service.service.team('t').createAutomation({
+        title, sender: null, inbox: null, subject: title, has_attachments: false, action_url: 'https://hooks.example.test/x',
+        action_email: null, action_secret_token: null, action_delete_email: false, payload_format: 'json',
+      });
+    }
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await expect(page.getByText('No mail here yet')).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    const rules = page.getByRole('listbox', { name: 'Rules' });
+    await expect(rules.getByRole('option')).toHaveCount(3);
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(rules.locator('[aria-selected="true"]')).toContainText('Alerts');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('form', { name: 'Edit automation' }).getByLabel('Title')).toHaveValue('Alerts');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await page.keyboard.type('news');
+    await expect(rules.getByRole('option')).toHaveCount(1);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('j');
+    await page.keyboard.press('#');
+    await expect(rules.getByRole('option')).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Deleted the rule “Newsletters”.' })).toBeVisible();
+    await page.keyboard.press('z');
+    await expect(rules.getByRole('option')).toHaveCount(1);
+    await page.waitForTimeout(5600);
+    expect(service.service.team('t').automations.size).toBe(3);
+  } finally {
+    await service.close();
+  }
+});

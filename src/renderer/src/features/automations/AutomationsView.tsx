@@ -6,6 +6,7 @@ import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
 import { RulePreview } from './RulePreview.tsx';
+import { visibleAutomations } from './slice.ts';
 import type { AutomationDraft } from './slice.ts';
 
 type TextField = 'title' | 'sender' | 'inbox' | 'subject' | 'action_url' | 'action_email' | 'action_secret_token';
@@ -161,12 +162,29 @@ export function AutomationsView() {
   const automations = useStore((s) => s.automations);
   const error = useStore((s) => s.automationsError);
   const editingId = useStore((s) => s.editingId);
+  const filter = useStore((s) => s.automationFilter);
+  const selected = useStore((s) => s.selectedAutomationId);
+  const shown = visibleAutomations(automations, filter);
   const { loadAutomations, editAutomation, removeAutomation } = useStore.getState();
   return (
     <div className="automations">
       <section aria-label="Automations">
         <div className="section-head">
           <h2>Automations</h2>
+          <input
+            id="automation-filter"
+            type="search"
+            aria-label="Filter rules"
+            placeholder="Filter  ( / )"
+            value={filter}
+            onChange={(e) => useStore.setState({ automationFilter: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === 'ArrowDown') {
+                e.preventDefault();
+                document.getElementById('automation-list')?.focus();
+              }
+            }}
+          />
           <button type="button" onClick={() => editAutomation('new')}>
             New (c)
           </button>
@@ -174,9 +192,17 @@ export function AutomationsView() {
         {error && <ErrorBanner error={error} onRetry={() => void loadAutomations()} />}
         {automations === null && !error && <p className="empty">Loading…</p>}
         {automations?.length === 0 && <p className="empty">No automations yet.</p>}
-        <ul className="automation-list">
-          {automations?.map((a) => (
-            <li key={a.id}>
+        {automations && automations.length > 0 && shown.length === 0 && <p className="empty">No rule matches “{filter}”.</p>}
+        <ul
+          id="automation-list"
+          className="automation-list"
+          role="listbox"
+          aria-label="Rules"
+          tabIndex={0}
+          aria-activedescendant={selected ? `rule-${selected}` : undefined}
+        >
+          {shown.map((a) => (
+            <li key={a.id} id={`rule-${a.id}`} role="option" aria-selected={a.id === selected}>
               <div>
                 <strong>{a.title}</strong> {a.in_error && <span className="badge error">last delivery failed</span>}
                 <div className="criteria">
@@ -192,7 +218,10 @@ export function AutomationsView() {
               <button type="button" onClick={() => editAutomation(a.id)}>
                 Edit
               </button>
-              <button type="button" onClick={() => window.confirm(`Delete "${a.title}"?`) && void removeAutomation(a.id)}>
+              <button
+                type="button"
+                onClick={() => (!useStore.getState().settings.confirmDelete || window.confirm(`Delete the rule “${a.title}”?`)) && void removeAutomation(a.id)}
+              >
                 Delete
               </button>
             </li>

@@ -7,6 +7,7 @@ import {
   type PayloadFormat,
 } from '../../../../shared/domain/automation.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
+import { UNDO_MS } from '../../../../shared/domain/settings.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
@@ -68,7 +69,15 @@ export interface AutomationsSlice {
   changeDraft: (patch: Partial<AutomationDraft>) => void;
   saveDraft: () => Promise<void>;
   cancelEdit: () => void;
+  /** Deletes with Undo (z, 5 s): the rule leaves the list now, the server after the window. */
   removeAutomation: (id: string) => Promise<void>;
+  undoRemoveAutomation: () => Promise<void>;
+  removedAutomation: { automation: Automation; index: number } | null;
+  /** The rule under the keyboard cursor in the list. */
+  selectedAutomationId: string | null;
+  moveAutomationSelection: (delta: number) => void;
+  /** Typed into the list's filter (/). */
+  automationFilter: string;
   /** Recent mail to try a rule on: the pages already loaded plus up to 200 more. */
   previewPool: Email[] | null;
   loadPreviewPool: () => Promise<void>;
@@ -79,6 +88,16 @@ export interface AutomationsSlice {
 }
 
 const PREVIEW_MAX = 200;
+
+/** The rules the list shows for its filter: title, criteria and actions are searched. Pure. */
+export function visibleAutomations(automations: Automation[] | null, filter: string): Automation[] {
+  const needle = filter.trim().toLowerCase();
+  if (!automations) return [];
+  if (!needle) return automations;
+  return automations.filter((a) =>
+    [a.title, a.sender, a.inbox, a.subject, a.action_url, a.action_email].some((v) => v?.toLowerCase().includes(needle)),
+  );
+}
 
 /** A pattern that matches exactly this text (regular-expression characters escaped). Pure. */
 export function exactPattern(text: string): string {
@@ -95,6 +114,31 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   saving: false,
   previewPool: null,
   previewCount: null,
+  removedAutomation: null,
+  selectedAutomationId: null,
+  automationFilter: '',
+
+  moveAutomationSelection: (delta) => {
+    const ids = visibleAutomations(get().automations, get().automationFilter).map((a) => a.id);
+    if (ids.length === 0) return;
+    const at = ids.indexOf(get().selectedAutomationId ?? '');
+    const next = at === -1 ? (delta > 0 ? 0 : ids.length - 1) : Math.min(ids.length - 1, Math.max(0, at + delta));
+    set({ selectedAutomationId: ids[next]! });
+  },
+
+  undoRemoveAutomation: async () => {
+    const removed = get().removedAutomation;
+    if (!removed) return;
+    set({ removedAutomation: null });
+    const { undone } = await call('undoDelete', { id: removed.automation.id, kind: 'automation' }).catch(() => ({ undone: false }));
+    if (!undone) {
+      get().notify({ kind: 'not-found', message: 'Too late to undo: the rule was deleted.', details: {} });
+      return;
+    }
+    const list = [...(get().automations ?? [])];
+    list.splice(Math.min(removed.index, list.length), 0, removed.automation);
+    set({ automations: list, selectedAutomationId: removed.automation.id });
+  },
 
   loadPreviewPool: async () => {
     const seen = new Map<string, Email>();
@@ -195,11 +239,22 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   cancelEdit: () => set({ editingId: null, draft: EMPTY_DRAFT, fieldErrors: {}, saveError: null }),
 
   removeAutomation: async (id) => {
+    const list = get().automations ?? [];
+    const index = list.findIndex((a) => a.id === id);
+    const automation = list[index];
+    if (!automation) return;
+    const rest = list.filter((a) => a.id !== id);
+    set({ automations: rest, removedAutomation: { automation, index }, selectedAutomationId: rest[Math.min(index, rest.length - 1)]?.id ?? null });
     try {
-      await call('deleteAutomation', { id });
-      set({ automations: (get().automations ?? []).filter((a) => a.id !== id) });
+      await call('deleteAutomation', { id, undoMs: UNDO_MS });
     } catch (error) {
+      set({ automations: list, removedAutomation: null });
       get().notify(asBridgeError(error));
+      return;
     }
+    get().notify({ kind: 'not-found', message: `Deleted the rule “${automation.title}”.`, details: {} }, 'info', {
+      action: { label: 'Undo (z)', run: () => void get().undoRemoveAutomation() },
+      ms: UNDO_MS,
+    });
   },
 });

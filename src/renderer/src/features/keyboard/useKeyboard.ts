@@ -34,9 +34,41 @@ export function confirmDelete(id: string): boolean {
   return window.confirm(`Delete “${email?.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`);
 }
 
+function runInRules(action: Action): boolean {
+  const s = useStore.getState();
+  switch (action) {
+    case 'next':
+    case 'arrow-down':
+      s.moveAutomationSelection(1);
+      return true;
+    case 'previous':
+    case 'arrow-up':
+      s.moveAutomationSelection(-1);
+      return true;
+    case 'open':
+      if (s.selectedAutomationId) s.editAutomation(s.selectedAutomationId);
+      return true;
+    case 'delete': {
+      const rule = s.automations?.find((a) => a.id === s.selectedAutomationId);
+      if (rule && (!s.settings.confirmDelete || window.confirm(`Delete the rule “${rule.title}”?`))) void s.removeAutomation(rule.id);
+      return true;
+    }
+    case 'undo':
+      void s.undoRemoveAutomation();
+      return true;
+    case 'focus-search':
+      document.getElementById('automation-filter')?.focus();
+      return true;
+    default:
+      return false;
+  }
+}
+
 export function run(action: Action): void {
   const s = useStore.getState();
   const inInbox = s.view === 'inbox';
+  // The rule list (no form open) takes the list keys: j/k, Enter, #, z, /.
+  if (s.view === 'automations' && !s.editingId && runInRules(action)) return;
   switch (action) {
     case 'next':
     case 'previous':
