@@ -61,7 +61,7 @@ test.describe('accounts, tokens and demo mode', () => {
     await page.getByLabel('Title').fill('Team A rule');
     await page.getByLabel('Webhook URL').fill('https://hooks.example/a');
     await page.getByRole('button', { name: /Save/ }).click();
-    await expect(page.getByRole('listitem').filter({ hasText: 'Team A rule' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'Team A rule' })).toBeVisible();
     // A failure path too: a wrong token tested from the form.
     await page.keyboard.press('g');
     await page.keyboard.press('s');

@@ -118,7 +118,7 @@ test.describe('a MailCare account', () => {
 
     await page.keyboard.press('g');
     await page.keyboard.press('a');
-    const rawRule = page.getByRole('listitem').filter({ hasText: 'Raw invoices' });
+    const rawRule = page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'Raw invoices' });
     await expect(rawRule).toContainText('(raw)');
     await rawRule.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Edit automation' });
@@ -126,9 +126,9 @@ test.describe('a MailCare account', () => {
     await expect(form.getByLabel(/post_raw/)).toHaveValue('raw');
     await form.getByLabel('Title').fill('Raw invoices (renamed)');
     await form.getByRole('button', { name: /Save/ }).click();
-    await expect(page.getByRole('listitem').filter({ hasText: 'Raw invoices (renamed)' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'Raw invoices (renamed)' })).toBeVisible();
 
-    const forward = page.getByRole('listitem').filter({ hasText: 'Forward support' });
+    const forward = page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'Forward support' });
     await expect(forward).toContainText('forward to team@acme.test');
     await expect(forward).toContainText('deletes the email');
     await forward.getByRole('button', { name: 'Edit' }).click();
@@ -136,7 +136,7 @@ test.describe('a MailCare account', () => {
     await expect(forwardForm.getByLabel('Forward to (email address)')).toHaveValue('team@acme.test');
     await forwardForm.getByLabel('Subject (regular expression)').fill('urgent');
     await forwardForm.getByRole('button', { name: /Save/ }).click();
-    await expect(page.getByRole('listitem').filter({ hasText: 'subject /urgent/' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'subject /urgent/' })).toBeVisible();
 
     const rules = await stored();
     expect(rules.find((r) => r.title === 'Raw invoices (renamed)')).toMatchObject({

@@ -134,7 +134,7 @@ test.describe('the automation form', () => {
     await page.getByLabel('Subject (regular expression)').fill('^Invoice');
     await page.getByLabel('Payload format').selectOption('json_with_bodies');
     await page.getByLabel('Subject (regular expression)').press('Enter');
-    const row = page.getByRole('listitem').filter({ hasText: 'Invoices' });
+    const row = page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'Invoices' });
     await expect(row).toContainText('from billing@vendor.test');
     await expect(row).toContainText('json_with_bodies');
     const [stored] = [...service.service.team('t').automations.values()];
@@ -143,7 +143,7 @@ test.describe('the automation form', () => {
     await row.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Title').fill('Invoices to accounting');
     await page.getByRole('button', { name: /Save/ }).click();
-    await expect(page.getByRole('listitem').filter({ hasText: 'Invoices to accounting' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Rules' }).getByRole('listitem').filter({ hasText: 'Invoices to accounting' })).toBeVisible();
     expect([...service.service.team('t').automations.values()][0]!.title).toBe('Invoices to accounting');
   });
 });

@@ -109,27 +109,77 @@ test('the rule list from the keyboard: j/k, Enter, / filters, # deletes with Und
     await expect(page.getByText('No mail here yet')).toBeVisible();
     await page.keyboard.press('g');
     await page.keyboard.press('a');
-    const rules = page.getByRole('listbox', { name: 'Rules' });
-    await expect(rules.getByRole('option')).toHaveCount(3);
+    const rules = page.getByRole('list', { name: 'Rules' });
+    await expect(rules.getByRole('listitem')).toHaveCount(3);
     await page.keyboard.press('j');
     await page.keyboard.press('j');
-    await expect(rules.locator('[aria-selected="true"]')).toContainText('Alerts');
+    await expect(rules.locator('[aria-current="true"]')).toContainText('Alerts');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('form', { name: 'Edit automation' }).getByLabel('Title')).toHaveValue('Alerts');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     await page.keyboard.press('/');
     await page.keyboard.type('news');
-    await expect(rules.getByRole('option')).toHaveCount(1);
+    await expect(rules.getByRole('listitem')).toHaveCount(1);
     await page.keyboard.press('Enter');
     await page.keyboard.press('j');
     await page.keyboard.press('#');
-    await expect(rules.getByRole('option')).toHaveCount(0);
+    await expect(rules.getByRole('listitem')).toHaveCount(0);
     await expect(page.getByRole('status').filter({ hasText: 'Deleted the rule “Newsletters”.' })).toBeVisible();
     await page.keyboard.press('z');
-    await expect(rules.getByRole('option')).toHaveCount(1);
+    await expect(rules.getByRole('listitem')).toHaveCount(1);
     await page.waitForTimeout(5600);
     expect(service.service.team('t').automations.size).toBe(3);
+  } finally {
+    await service.close();
+  }
+});
+
+test('no draft is lost: leaving asks save / discard / keep, and a restart brings it back', async ({ openApp }) => {
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  try {
+    for (const title of ['Invoices', 'Alerts']) {
+      service.service.team('t').createAutomation({
+        title, sender: null, inbox: null, subject: title, has_attachments: false, action_url: 'https://hooks.example.test/x',
+        action_email: null, action_secret_token: null, action_delete_email: false, payload_format: 'json',
+      });
+    }
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await expect(page.getByText('No mail here yet')).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    const rules = page.getByRole('list', { name: 'Rules' });
+    await rules.getByRole('listitem').filter({ hasText: 'Alerts' }).getByRole('button', { name: 'Edit' }).click();
+    const title = page.getByRole('form', { name: 'Edit automation' }).getByLabel('Title');
+    await title.fill('Alerts, renamed');
+    // Another view: asked, and Keep editing keeps it.
+    await title.press('Escape');
+    await page.keyboard.press('g');
+    await page.keyboard.press('i');
+    const guard = page.getByRole('dialog', { name: 'Unsaved changes' });
+    await expect(guard).toContainText('“Alerts, renamed” has changes that are not saved.');
+    await guard.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(title).toHaveValue('Alerts, renamed');
+    // Another rule: Save stores it, then opens the other one.
+    await rules.getByRole('listitem').filter({ hasText: 'Invoices' }).getByRole('button', { name: 'Edit' }).click();
+    await guard.getByRole('button', { name: 'Save' }).click();
+    await expect(title).toHaveValue('Invoices');
+    await expect.poll(() => [...service.service.team('t').automations.values()].map((a) => a.title).sort()).toEqual(['Alerts, renamed', 'Invoices']);
+
+    // A restart with a draft open: it comes back, and says so.
+    await title.fill('Invoices (half typed');
+    await page.reload();
+    await expect(page.getByText('No mail here yet')).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await expect(page.getByRole('form', { name: 'Edit automation' }).getByLabel('Title')).toHaveValue('Invoices (half typed');
+    await expect(page.getByRole('status').filter({ hasText: 'are back' })).toBeVisible();
+    // Esc twice, Discard: gone for good.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'Discard' }).click();
+    await expect(page.getByRole('form', { name: 'Edit automation' })).toHaveCount(0);
+    expect([...service.service.team('t').automations.values()].map((a) => a.title).sort()).toEqual(['Alerts, renamed', 'Invoices']);
   } finally {
     await service.close();
   }

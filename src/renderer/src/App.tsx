@@ -156,6 +156,29 @@ function ShortcutsDialog() {
   );
 }
 
+/** Leaving a rule with unsaved changes: save, discard, or keep editing. */
+function DraftGuardDialog() {
+  const guard = useStore((s) => s.leaveGuard);
+  const resolve = useStore((s) => s.resolveGuard);
+  if (!guard) return null;
+  return (
+    <Modal label="Unsaved changes" onClose={() => void resolve('keep')}>
+      <p>“{guard.title}” has changes that are not saved.</p>
+      <div className="form-actions">
+        <button type="button" onClick={() => void resolve('save')}>
+          Save
+        </button>
+        <button type="button" onClick={() => void resolve('discard')}>
+          Discard
+        </button>
+        <button type="button" onClick={() => void resolve('keep')}>
+          Keep editing
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
 /** Only a downloaded version is news; the app restarts only when asked to. */
 function UpdateBanner() {
   const update = useStore((s) => s.update);
@@ -201,7 +224,7 @@ export function App() {
   }, []);
 
   // While a modal is open, everything behind it is inert: no clicks, no focus, no keys.
-  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen);
+  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen || s.leaveGuard !== null);
   return (
     <div className="app" data-theme={theme}>
       <div className="app-body" inert={modal}>
@@ -218,6 +241,7 @@ export function App() {
       </div>
       <ShortcutsDialog />
       <CommandPalette />
+      <DraftGuardDialog />
     </div>
   );
 }

@@ -72,8 +72,13 @@ const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
     for (const run of retries) run();
   },
   setView: (view) => {
-    set({ view });
-    if (view === 'automations' && get().automations === null) void get().loadAutomations();
+    // Leaving the rule being edited with unsaved changes asks first.
+    const go = () => {
+      set({ view });
+      if (view === 'automations' && get().automations === null) void get().loadAutomations();
+    };
+    if (get().view === 'automations' && view !== 'automations') get().guardDraft(go);
+    else go();
   },
   notify: (error, tone = 'error', options = {}) => {
     // A connection failure is already told by the one outage banner.

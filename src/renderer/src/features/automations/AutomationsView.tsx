@@ -180,8 +180,9 @@ export function AutomationsView() {
             onChange={(e) => useStore.setState({ automationFilter: e.target.value })}
             onKeyDown={(e) => {
               if (e.key === 'Enter' || e.key === 'ArrowDown') {
+                // Back to the list's keys (j/k, Enter, #).
                 e.preventDefault();
-                document.getElementById('automation-list')?.focus();
+                e.currentTarget.blur();
               }
             }}
           />
@@ -193,16 +194,10 @@ export function AutomationsView() {
         {automations === null && !error && <p className="empty">Loading…</p>}
         {automations?.length === 0 && <p className="empty">No automations yet.</p>}
         {automations && automations.length > 0 && shown.length === 0 && <p className="empty">No rule matches “{filter}”.</p>}
-        <ul
-          id="automation-list"
-          className="automation-list"
-          role="listbox"
-          aria-label="Rules"
-          tabIndex={0}
-          aria-activedescendant={selected ? `rule-${selected}` : undefined}
-        >
+        {/* A list, not a listbox: each rule has its own buttons. The keys move aria-current. */}
+        <ul id="automation-list" className="automation-list" aria-label="Rules">
           {shown.map((a) => (
-            <li key={a.id} id={`rule-${a.id}`} role="option" aria-selected={a.id === selected}>
+            <li key={a.id} id={`rule-${a.id}`} aria-current={a.id === selected ? 'true' : undefined}>
               <div>
                 <strong>{a.title}</strong> {a.in_error && <span className="badge error">last delivery failed</span>}
                 <div className="criteria">

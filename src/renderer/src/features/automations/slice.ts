@@ -69,6 +69,13 @@ export interface AutomationsSlice {
   changeDraft: (patch: Partial<AutomationDraft>) => void;
   saveDraft: () => Promise<void>;
   cancelEdit: () => void;
+  /** The draft as it was when editing began: what "unsaved changes" is measured against. */
+  draftOrigin: AutomationDraft | null;
+  /** Leaving a changed draft: the question on screen, and what to do after it. */
+  leaveGuard: { title: string; proceed: () => void } | null;
+  /** Runs `proceed` now, or after asking when the draft has unsaved changes. */
+  guardDraft: (proceed: () => void) => void;
+  resolveGuard: (choice: 'save' | 'discard' | 'keep') => Promise<void>;
   /** Deletes with Undo (z, 5 s): the rule leaves the list now, the server after the window. */
   removeAutomation: (id: string) => Promise<void>;
   undoRemoveAutomation: () => Promise<void>;
@@ -88,6 +95,40 @@ export interface AutomationsSlice {
 }
 
 const PREVIEW_MAX = 200;
+const DRAFT_KEY = 'inbox-desk:rule-draft';
+
+const accountKey = (accounts: AppState['accounts']) => accounts?.activeId ?? 'demo';
+
+/** Two drafts say the same thing. Pure. */
+export function sameDraft(a: AutomationDraft, b: AutomationDraft): boolean {
+  return (Object.keys(a) as (keyof AutomationDraft)[]).every((key) => a[key] === b[key]);
+}
+
+function keepDraft(account: string, editingId: string | null, draft: AutomationDraft): void {
+  if (editingId === null) return;
+  try {
+    localStorage.setItem(DRAFT_KEY, JSON.stringify({ account, editingId, draft }));
+  } catch {
+    // No storage: the draft lives as long as the window.
+  }
+}
+
+function keptDraft(account: string): { editingId: string; draft: AutomationDraft } | null {
+  try {
+    const kept = JSON.parse(localStorage.getItem(DRAFT_KEY) ?? 'null') as { account: string; editingId: string; draft: AutomationDraft } | null;
+    return kept && kept.account === account && typeof kept.editingId === 'string' ? { editingId: kept.editingId, draft: { ...EMPTY_DRAFT, ...kept.draft } } : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetDraft(): void {
+  try {
+    localStorage.removeItem(DRAFT_KEY);
+  } catch {
+    // Nothing kept.
+  }
+}
 
 /** The rules the list shows for its filter: title, criteria and actions are searched. Pure. */
 export function visibleAutomations(automations: Automation[] | null, filter: string): Automation[] {
@@ -163,6 +204,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     const regexAddresses = flavor === 'mailcare';
     get().setView('automations');
     set({
+      draftOrigin: EMPTY_DRAFT,
       editingId: 'new',
       draft: {
         ...EMPTY_DRAFT,
@@ -179,21 +221,65 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
 
   loadAutomations: async () => {
     try {
-      set({ automations: await call('listAutomations', undefined), automationsError: null });
+      const automations = await call('listAutomations', undefined);
+      set({ automations, automationsError: null });
+      // A draft left unsaved (a quit, a crash) comes back where it was.
+      const kept = keptDraft(accountKey(get().accounts));
+      if (kept && get().editingId === null) {
+        const existing = automations.find((a) => a.id === kept.editingId);
+        if (kept.editingId === 'new' || existing) {
+          set({ editingId: kept.editingId, draft: kept.draft, draftOrigin: existing ? draftFrom(existing) : EMPTY_DRAFT });
+          get().notify({ kind: 'not-found', message: `Your unsaved changes to “${kept.draft.title || 'a new rule'}” are back.`, details: {} }, 'info');
+        }
+      }
     } catch (error) {
       set({ automationsError: asBridgeError(error) });
     }
   },
 
   editAutomation: (id) => {
-    const existing = get().automations?.find((a) => a.id === id);
-    set({ editingId: id, draft: existing ? draftFrom(existing) : EMPTY_DRAFT, fieldErrors: {}, saveError: null });
+    if (get().editingId === id) return;
+    get().guardDraft(() => {
+      const existing = get().automations?.find((a) => a.id === id);
+      const draft = existing ? draftFrom(existing) : EMPTY_DRAFT;
+      set({ editingId: id, draft, draftOrigin: draft, fieldErrors: {}, saveError: null });
+      forgetDraft();
+    });
   },
 
   changeDraft: (patch) => {
     const fieldErrors = { ...get().fieldErrors };
     for (const key of Object.keys(patch)) delete fieldErrors[key];
     set({ draft: { ...get().draft, ...patch }, fieldErrors });
+    // Kept on disk as typed, so neither a crash nor a quit loses it.
+    keepDraft(accountKey(get().accounts), get().editingId, get().draft);
+  },
+
+  draftOrigin: null,
+  leaveGuard: null,
+
+  guardDraft: (proceed) => {
+    const { editingId, draft, draftOrigin } = get();
+    if (editingId === null || draftOrigin === null || sameDraft(draft, draftOrigin)) {
+      proceed();
+      return;
+    }
+    set({ leaveGuard: { title: draft.title.trim() || 'the new rule', proceed } });
+  },
+
+  resolveGuard: async (choice) => {
+    const guard = get().leaveGuard;
+    set({ leaveGuard: null });
+    if (!guard || choice === 'keep') return;
+    if (choice === 'save') {
+      await get().saveDraft();
+      // A draft that did not save (field errors) stays open: nothing is lost.
+      if (get().editingId !== null) return;
+    } else {
+      set({ editingId: null, draft: EMPTY_DRAFT, draftOrigin: null, fieldErrors: {}, saveError: null });
+      forgetDraft();
+    }
+    guard.proceed();
   },
 
   saveDraft: async () => {
@@ -227,7 +313,9 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
         saving: false,
         editingId: null,
         draft: EMPTY_DRAFT,
+        draftOrigin: null,
       });
+      forgetDraft();
       get().notify({ kind: 'not-found', message: `Saved "${saved.title}".`, details: {} }, 'info');
     } catch (error) {
       const bridgeError = asBridgeError(error);
@@ -236,7 +324,11 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     }
   },
 
-  cancelEdit: () => set({ editingId: null, draft: EMPTY_DRAFT, fieldErrors: {}, saveError: null }),
+  cancelEdit: () =>
+    get().guardDraft(() => {
+      set({ editingId: null, draft: EMPTY_DRAFT, draftOrigin: null, fieldErrors: {}, saveError: null });
+      forgetDraft();
+    }),
 
   removeAutomation: async (id) => {
     const list = get().automations ?? [];

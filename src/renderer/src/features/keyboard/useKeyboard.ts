@@ -222,7 +222,7 @@ export function useKeyboard(): void {
       }
       // A modal owns the keyboard: nothing behind it reacts.
       const state = useStore.getState();
-      if (state.shortcutsOpen || state.paletteOpen || state.attachmentChooserOpen) return;
+      if (state.shortcutsOpen || state.paletteOpen || state.attachmentChooserOpen || state.leaveGuard) return;
       const action = actionFor(
         { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, shiftKey: event.shiftKey, inField: inTextField(event.target) },
         prefix,

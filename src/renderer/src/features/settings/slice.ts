@@ -184,6 +184,8 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   },
 
   switchAccount: async (id) => {
+    // A rule with unsaved changes belongs to this account: ask before leaving it.
+    await new Promise<void>((resolve) => get().guardDraft(resolve));
     try {
       get().setAccounts(await call('switchAccount', { id }));
     } catch (error) {
