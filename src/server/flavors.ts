@@ -57,7 +57,18 @@ function withPatternCheck(checked: Validation<Required<AutomationInput>>): Valid
   return Object.keys(errors).length > 0 ? { ok: false, errors } : checked;
 }
 
-const timestamps = (automation: StoredAutomation) => ({
+/** The fields both wires share; each flavor adds its own action fields. */
+const commonFields = (automation: StoredAutomation) => ({
+  id: automation.id,
+  title: automation.title,
+  sender: automation.sender,
+  inbox: automation.inbox,
+  subject: automation.subject,
+  has_attachments: automation.has_attachments,
+  action_url: automation.action_url,
+});
+
+const counters = (automation: StoredAutomation) => ({
   emails_received: automation.emails_received,
   in_error: automation.in_error,
   created_at: serviceTimestamp(automation.created_at),
@@ -73,17 +84,11 @@ export const SERVICE_V1: ServerFlavor = {
   listType: SERVICE_VENDOR,
   emailResource,
   automationResource: (automation) => ({
-    id: automation.id,
-    title: automation.title,
-    sender: automation.sender,
-    inbox: automation.inbox,
-    subject: automation.subject,
-    has_attachments: automation.has_attachments,
-    action_url: automation.action_url,
+    ...commonFields(automation),
     action_secret_token: automation.action_secret_token,
     action_delete_email: automation.action_delete_email,
     payload_format: automation.payload_format,
-    ...timestamps(automation),
+    ...counters(automation),
   }),
   checkAutomation: (body) => withPatternCheck(validateAutomationInput(body, 'service-v1')),
   // Fields left out of the body keep their value.
@@ -110,18 +115,12 @@ export const MAILCARE: ServerFlavor = {
     return resource;
   },
   automationResource: (automation) => ({
-    id: automation.id,
-    title: automation.title,
-    sender: automation.sender,
-    inbox: automation.inbox,
-    subject: automation.subject,
-    has_attachments: automation.has_attachments,
-    action_url: automation.action_url,
+    ...commonFields(automation),
     action_email: automation.action_email,
     action_secret_token: automation.action_secret_token,
     action_delete_email: automation.action_delete_email,
     post_raw: automation.payload_format === 'raw',
-    ...timestamps(automation),
+    ...counters(automation),
   }),
   checkAutomation: (body) => {
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) {

@@ -207,22 +207,3 @@ export function emailResource(email: StoredEmail) {
   };
 }
 export type EmailResource = ReturnType<typeof emailResource>;
-
-export function automationResource(automation: StoredAutomation) {
-  return {
-    id: automation.id,
-    title: automation.title,
-    sender: automation.sender,
-    inbox: automation.inbox,
-    subject: automation.subject,
-    has_attachments: automation.has_attachments,
-    action_url: automation.action_url,
-    action_secret_token: automation.action_secret_token,
-    action_delete_email: automation.action_delete_email,
-    payload_format: automation.payload_format,
-    emails_received: automation.emails_received,
-    in_error: automation.in_error,
-    created_at: serviceTimestamp(automation.created_at),
-    updated_at: serviceTimestamp(automation.updated_at),
-  };
-}

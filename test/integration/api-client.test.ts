@@ -1,24 +1,15 @@
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client.ts';
-import { ServiceError } from '../../src/main/api/errors.ts';
 import { canPrefetch } from '../../src/shared/domain/rate-budget.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { failure } from '../support/failure.ts';
 import { rawMail } from '../support/mail.ts';
 import { EMPTY_PAGE, sendJson, stubServer, type StubServer } from '../support/stub-server.ts';
 
 const VND = 'application/vnd.service.v1+json';
 const fast = { timeoutMs: 1500, backoffBaseMs: 5, maxRetryWaitMs: 3000 };
 
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('API client against the reference service', () => {
   let service: RunningService;

@@ -2,10 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient, type Connection } from '../../src/main/api/client.ts';
 import { detectServer } from '../../src/main/api/detect.ts';
-import { ServiceError } from '../../src/main/api/errors.ts';
 import type { AutomationInput } from '../../src/shared/domain/automation.ts';
 import type { FlavorName } from '../../src/shared/domain/flavor.ts';
 import { startReferenceService, type RunningService, type StartOptions } from '../../src/server/index.ts';
+import { failure } from '../support/failure.ts';
 import { rawMail } from '../support/mail.ts';
 import { stubServer, type StubServer } from '../support/stub-server.ts';
 
@@ -17,15 +17,6 @@ const fast = { timeoutMs: 2000, backoffBaseMs: 5, maxRetryWaitMs: 3000, maxRetri
 const TOKEN = 'contract-token-123';
 const LOGIN = { user: 'ops@acme.test', password: 'pw:with-colon' };
 
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a failure');
-}
 
 const setups: Record<FlavorName, { start: StartOptions; connection: (baseUrl: string) => Connection; wrong: (baseUrl: string) => Connection }> = {
   'service-v1': {
