@@ -10,6 +10,8 @@ async function violations(page: Page, view: string): Promise<string[]> {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`every view passes axe in ${colorScheme} mode`, async ({ openApp }) => {
+    // Seven full axe scans: about 20 s alone, more on a busy 2-core machine.
+    test.setTimeout(120_000);
     const app = await openApp({ demo: true, colorScheme });
     const { page } = app;
     const found: string[] = [];
