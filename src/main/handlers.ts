@@ -23,6 +23,7 @@ import { parseServerAddress } from '../shared/domain/server-address.ts';
 import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts';
 import { detectServer } from './api/detect.ts';
 import { inlineImages } from './api/inline-images.ts';
+import { payloadFor, sendPayload } from './api/payload.ts';
 import { originOf, transportOf } from './account/origin.ts';
 import { safeFileName } from './file-names.ts';
 import { DeferredActions } from './deferred.ts';
@@ -54,6 +55,8 @@ export interface HandlerDeps {
   notify?: (title: string, body: string) => void;
   /** The dock/taskbar badge, where the platform has one. */
   setBadgeCount?: (count: number) => void;
+  /** The system clipboard (the renderer has no clipboard permission). */
+  copyText?: (text: string) => void;
 }
 
 export interface ConsentQuestion {
@@ -113,6 +116,8 @@ export interface Handlers {
   poller: MailPoller;
   /** Sends every delete still waiting for its undo window (quitting). */
   flush: () => Promise<void>;
+  /** A rule with unsaved changes, as the renderer last reported (quitting asks). */
+  unsavedDraft: () => string | null;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -173,6 +178,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   const deferred = new DeferredActions();
+  /** The title of a rule the renderer has unsaved changes to. */
+  let unsavedDraft: string | null = null;
 
   const poller = new MailPoller({
     intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
@@ -240,6 +247,23 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const { bytes } = await c.getAttachment(emailId, attachmentId);
         return { savedTo: await deps.saveFile(safeFileName(attachment.file_name), bytes) };
       }),
+    automationPayload: ({ emailId, input }) => {
+      const body = checkedAutomation(input);
+      return withClient(async (c) => (await payloadFor(c, emailId, body)).preview);
+    },
+    sendTestPayload: ({ emailId, input }) => {
+      const body = checkedAutomation(input);
+      if (!body.action_url) throw new ServiceError('validation', 'Give the rule a webhook URL to send a test to.', { fields: { action_url: ['A webhook URL is needed for a test.'] } });
+      return withClient(async (c) => sendPayload(body.action_url!, (await payloadFor(c, emailId, body)).payload));
+    },
+    reportUnsaved: async ({ title }) => {
+      unsavedDraft = title;
+      return null;
+    },
+    copyText: async ({ text }) => {
+      deps.copyText?.(text);
+      return null;
+    },
     getInlineImages: ({ id }) => withClient(async (c) => inlineImages((await c.getEmailBody(id, 'raw')).content)),
     listAutomations: () => withClient((c) => c.listAutomations()),
     createAutomation: ({ input }) => {
@@ -361,6 +385,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     poller,
     flush: () => deferred.flush(),
+    unsavedDraft: () => unsavedDraft,
   };
   return handlers;
 }

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, Notification, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Notification, shell } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AccountManager } from './account/accounts.ts';
@@ -84,6 +84,7 @@ if (!app.requestSingleInstanceLock()) {
       },
       // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
       setBadgeCount: (count) => void app.setBadgeCount(count),
+      copyText: (text) => clipboard.writeText(text),
     });
     registerIpc(ipcMain, handlers, devServerUrl);
     serveRenderer(join(import.meta.dirname, '../renderer'));
@@ -105,6 +106,21 @@ if (!app.requestSingleInstanceLock()) {
         iconPath,
         state: accounts.windowState,
         onStateChange: (state) => void accounts.saveWindowState(state),
+        // A rule with unsaved changes: ask (it also comes back on the next start).
+        confirmClose: () => {
+          const title = handlers.unsavedDraft();
+          if (title === null || !mainWindow) return true;
+          const choice = dialog.showMessageBoxSync(mainWindow, {
+            type: 'question',
+            message: `“${title}” has changes that are not saved.`,
+            detail: 'They are kept and come back the next time you open the rules.',
+            buttons: ['Keep editing', 'Close anyway'],
+            defaultId: 0,
+            cancelId: 0,
+            noLink: true,
+          });
+          return choice === 1;
+        },
       });
       mainWindow.on('closed', () => (mainWindow = null));
     };

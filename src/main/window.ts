@@ -42,6 +42,8 @@ export function createMainWindow(options: {
   iconPath?: string;
   state: WindowState | null;
   onStateChange: (state: WindowState) => void;
+  /** Asked before the window closes; false keeps it open. */
+  confirmClose?: () => boolean;
 }): BrowserWindow {
   const window = new BrowserWindow(
     windowOptions(
@@ -67,6 +69,9 @@ export function createMainWindow(options: {
   window.on('maximize', remember);
   window.on('unmaximize', remember);
   window.on('closed', () => clearTimeout(timer));
+  window.on('close', (event) => {
+    if (options.confirmClose && !options.confirmClose()) event.preventDefault();
+  });
 
   void window.loadURL(options.devServerUrl ?? `${APP_ORIGIN}/index.html`);
   return window;

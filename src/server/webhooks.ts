@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Criterion } from '../shared/domain/automation.ts';
+import { buildPayload } from '../shared/domain/webhook-payload.ts';
 import { matchAutomation } from '../shared/domain/automation-match.ts';
 import { SERVICE_V1, type ServerFlavor } from './flavors.ts';
 import type { StoredAutomation, StoredEmail } from './team-store.ts';
@@ -16,60 +17,33 @@ import { resolveWebhookTarget } from './webhook-target.ts';
  *   X-Service-Signature: sha256=<hex HMAC-SHA256 of the exact body, keyed by the token>
  */
 
-const CRITERION_HEADERS: Record<Criterion, string> = {
-  subject: 'Subject',
-  sender: 'Sender',
-  inbox: 'Inbox',
-  has_attachments: 'Has-Attachments',
-};
-
 export interface WebhookRequest {
   url: string;
   headers: Record<string, string>;
   body: Buffer;
 }
 
-export function signPayload(body: Buffer | string, secret: string): string {
+export function signPayload(body: Uint8Array | string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/**
- * The request an automation sends for an email, as the flavor sends it:
- * X-Service-* with a delivery id and an HMAC signature, or MailCare's
- * X-MailCare-* with the secret token as is.
- */
+/** The request an automation sends for an email, built by the one shared builder (webhook-payload.ts). */
 export function buildWebhook(automation: StoredAutomation, email: StoredEmail, hits: Criterion[], flavor: ServerFlavor = SERVICE_V1): WebhookRequest {
-  let body: Buffer;
-  let contentType: string;
-  switch (automation.payload_format) {
-    case 'raw':
-      body = email.raw;
-      contentType = 'message/rfc2822';
-      break;
-    case 'json_with_bodies':
-      body = Buffer.from(JSON.stringify({ data: { ...flavor.emailResource(email), html: email.html, text: email.text } }));
-      contentType = 'application/json';
-      break;
-    default:
-      body = Buffer.from(JSON.stringify({ data: flavor.emailResource(email) }));
-      contentType = 'application/json';
-  }
-  const prefix = flavor.headerPrefix;
-  const headers: Record<string, string> = {
-    'Content-Type': contentType,
-    'User-Agent': 'InboxDesk-ReferenceService/1',
-    [`${prefix}-Title`]: encodeURIComponent(automation.title),
-  };
-  if (flavor.signs) {
-    headers[`${prefix}-Event`] = 'email.received';
-    headers[`${prefix}-Delivery`] = randomUUID();
-  }
-  for (const hit of hits) headers[`${prefix}-${CRITERION_HEADERS[hit]}`] = 'HIT';
-  if (automation.action_secret_token) {
-    headers[`${prefix}-Secret-Token`] = automation.action_secret_token;
-    if (flavor.signs) headers[`${prefix}-Signature`] = signPayload(body, automation.action_secret_token);
-  }
-  return { url: automation.action_url ?? '', headers, body };
+  const payload = buildPayload(
+    {
+      flavor: flavor.name,
+      title: automation.title,
+      payloadFormat: automation.payload_format,
+      secretToken: automation.action_secret_token,
+      hits,
+      record: flavor.emailResource(email),
+      raw: email.raw,
+      html: email.html,
+      text: email.text,
+    },
+    { sign: signPayload, deliveryId: randomUUID() },
+  );
+  return { url: automation.action_url ?? '', headers: payload.headers, body: Buffer.from(payload.body) };
 }
 
 export interface DeliveryOptions {

@@ -133,6 +133,13 @@ export const contract = {
   listAutomations: None,
   createAutomation: z.object({ input: AutomationBody }).strict(),
   updateAutomation: z.object({ id: Id, input: AutomationBody }).strict(),
+  /** What a rule as drafted would post for one email: built as the service builds it. */
+  automationPayload: z.object({ emailId: Id, input: AutomationBody }).strict(),
+  /** Posts that payload to the rule's URL (http/https), on the user's word. */
+  sendTestPayload: z.object({ emailId: Id, input: AutomationBody }).strict(),
+  copyText: z.object({ text: z.string().max(2_000_000) }).strict(),
+  /** The rule with unsaved changes (null: none), so quitting can ask first. */
+  reportUnsaved: z.object({ title: z.string().max(300).nullable() }).strict(),
   deleteAutomation: z.object({ id: Id, undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
   getAccounts: None,
   saveAccount: AccountInputSchema,
@@ -160,6 +167,19 @@ export interface AccountSummary {
   tokenStorage: 'encrypted' | 'plaintext' | 'session-only' | null;
   /** How the token travels: TLS, loopback, or in clear (http:// beyond this machine, by consent). */
   transport: 'encrypted' | 'loopback' | 'clear';
+}
+
+/** A webhook as the service would send it, for showing. */
+export interface PayloadPreview {
+  contentType: string;
+  headers: Record<string, string>;
+  /** The body as text (UTF-8), and its exact size. */
+  bodyText: string;
+  bytes: number;
+  /** Whether the rule matches this email (a payload is shown either way). */
+  matches: boolean;
+  /** False when the record is the client's normalised copy, not the server's bytes. */
+  exact: boolean;
 }
 
 /** What "Test connection" found: the server's kind and where it really is. */
@@ -214,6 +234,10 @@ export interface Results {
   createAutomation: Automation;
   updateAutomation: Automation;
   deleteAutomation: null;
+  automationPayload: PayloadPreview;
+  sendTestPayload: { status: number; ms: number; responseStart: string; error?: string };
+  copyText: null;
+  reportUnsaved: null;
   getAccounts: AccountsState;
   saveAccount: AccountsState;
   testConnection: ConnectionFound;

@@ -59,6 +59,8 @@ export interface AppHandle {
   notifications: string[];
   /** The dock/taskbar badge main set last. */
   badgeCount: number | null;
+  /** What main put on the clipboard last. */
+  clipboard: string | null;
   settingsPath: string;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
@@ -169,6 +171,9 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     setBadgeCount: (count) => {
       handle.badgeCount = count;
     },
+    copyText: (text) => {
+      handle.clipboard = text;
+    },
   });
 
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
@@ -210,6 +215,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     installUpdateCalls: 0,
     notifications,
     badgeCount: null,
+    clipboard: null,
     settingsPath,
     dataDir,
     async close() {

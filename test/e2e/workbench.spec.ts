@@ -1,5 +1,7 @@
 import { matchAutomation } from '../../src/shared/domain/automation-match.ts';
-import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { signPayload, startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { runAutomations } from '../../src/server/webhooks.ts';
+import { EMPTY_PAGE, sendJson, stubServer } from '../support/stub-server.ts';
 import { rawMail } from '../support/mail.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -144,7 +146,8 @@ test('no draft is lost: leaving asks save / discard / keep, and a restart brings
         action_email: null, action_secret_token: null, action_delete_email: false, payload_format: 'json',
       });
     }
-    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
     await expect(page.getByText('No mail here yet')).toBeVisible();
     await page.keyboard.press('g');
     await page.keyboard.press('a');
@@ -152,6 +155,8 @@ test('no draft is lost: leaving asks save / discard / keep, and a restart brings
     await rules.getByRole('listitem').filter({ hasText: 'Alerts' }).getByRole('button', { name: 'Edit' }).click();
     const title = page.getByRole('form', { name: 'Edit automation' }).getByLabel('Title');
     await title.fill('Alerts, renamed');
+    // Main knows, so closing the window asks too.
+    await expect.poll(() => app.handlers.unsavedDraft()).toBe('Alerts, renamed');
     // Another view: asked, and Keep editing keeps it.
     await title.press('Escape');
     await page.keyboard.press('g');
@@ -179,8 +184,99 @@ test('no draft is lost: leaving asks save / discard / keep, and a restart brings
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'Discard' }).click();
     await expect(page.getByRole('form', { name: 'Edit automation' })).toHaveCount(0);
+    await expect.poll(() => app.handlers.unsavedDraft()).toBeNull();
     expect([...service.service.team('t').automations.values()].map((a) => a.title).sort()).toEqual(['Alerts, renamed', 'Invoices']);
   } finally {
     await service.close();
+  }
+});
+
+test('the payload preview is what the service posts, byte for byte; Send test and Copy as curl work', async ({ openApp }) => {
+  const received: { headers: Record<string, string | string[] | undefined>; body: string; url: string }[] = [];
+  const receiver = await stubServer((request, response) => {
+    received.push({ headers: request.headers, body: request.body, url: request.url ?? '' });
+    response.end('thanks');
+  });
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], allowPrivateWebhooks: true });
+  try {
+    const [id] = await service.inject(rawMail({ subject: 'Invoice 77', from: 'Billing <billing@vendor.test>', html: '<p>Pay <b>77</b></p>', text: 'Pay 77' }));
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await expect(page.getByRole('option').filter({ hasText: 'Invoice 77' })).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.keyboard.press('c');
+    await page.getByLabel('Title').fill('Invoices to accounting');
+    await page.getByLabel('Subject (regular expression)').fill('^Invoice');
+    await page.getByLabel('Webhook URL').fill(`${receiver.url}/hook`);
+    await page.getByLabel('Secret token').fill('tok-77');
+    const panel = page.getByRole('region', { name: 'Payload preview' });
+    const email = service.service.team('t').emails.get(id!)!;
+    const input = { title: 'Invoices to accounting', sender: null, inbox: null, subject: '^Invoice', has_attachments: false, action_url: `${receiver.url}/hook`, action_email: null, action_secret_token: 'tok-77', action_delete_email: false };
+
+    for (const format of ['raw', 'json', 'json_with_bodies'] as const) {
+      await page.getByLabel('Payload format').selectOption(format);
+      await expect(panel.getByRole('table', { name: 'Webhook headers' })).toContainText(format === 'raw' ? 'message/rfc2822' : 'application/json');
+      const shown = await app.handlers.table.automationPayload({ emailId: id!, input: { ...input, payload_format: format } });
+      // The reference service posts the same rule for the same email.
+      received.length = 0;
+      await runAutomations([{ ...input, payload_format: format, id: 'x', emails_received: 0, in_error: false, created_at: new Date(), updated_at: new Date() }], email, {
+        timeoutMs: 2000, allowPrivate: true, onChange: () => undefined, deleteEmail: () => undefined,
+      });
+      const posted = received[0]!;
+      if (format === 'raw') expect(posted.body).toBe(shown.bodyText);
+      else expect(JSON.parse(posted.body)).toEqual(JSON.parse(shown.bodyText));
+      expect(posted.body).toBe(shown.bodyText);
+      expect(shown.exact).toBe(true);
+      expect(posted.headers['x-service-signature']).toBe(shown.headers['X-Service-Signature']);
+      expect(posted.headers['x-service-signature']).toBe(signPayload(posted.body, 'tok-77'));
+      await expect(panel.getByRole('table', { name: 'Webhook headers' })).toContainText(shown.headers['X-Service-Signature']!);
+    }
+
+    received.length = 0;
+    await panel.getByRole('button', { name: 'Send test' }).click();
+    await expect(panel.getByRole('status')).toContainText(/Test sent: 200 in \d+ ms — “thanks”/);
+    expect(received.map((r) => r.url)).toEqual(['/hook']);
+    expect(received[0]!.headers['x-service-title']).toBe(encodeURIComponent('Invoices to accounting'));
+
+    await panel.getByRole('button', { name: 'Copy as curl' }).click();
+    await expect.poll(() => app.clipboard).toContain(`curl -sS -X POST '${receiver.url}/hook'`);
+    expect(app.clipboard).toContain("-H 'X-Service-Signature: sha256=");
+    // Nothing of this marked the email read.
+    expect(email.read).toBeNull();
+  } finally {
+    await service.close();
+    await receiver.close();
+  }
+});
+
+test('a server without rule creation says so, and the New button goes', async ({ openApp }) => {
+  const rule = { id: 'r1', title: 'Existing rule', subject: 'x', action_url: 'https://hooks.example.test/x', payload_format: 'json', emails_received: 0, in_error: false, created_at: null, updated_at: null };
+  const server = await stubServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path?.endsWith('/automations') && request.method === 'GET') return sendJson(response, 200, { data: [rule] });
+    if (path?.endsWith('/automations') && request.method === 'POST') return sendJson(response, 405, { message: 'Method Not Allowed' });
+    return sendJson(response, 200, EMPTY_PAGE);
+  });
+  try {
+    const { page } = await openApp({ baseUrl: server.url, teamId: 't', token: TOKEN });
+    await expect(page.getByText('No mail here yet')).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await expect(page.getByRole('list', { name: 'Rules' }).getByRole('listitem')).toHaveCount(1);
+    await page.keyboard.press('c');
+    await page.getByLabel('Title').fill('A new one');
+    await page.getByLabel('Webhook URL').fill('https://hooks.example.test/y');
+    await page.getByRole('button', { name: /Save/ }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'does not offer creating rules' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New (c)' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Cancel (Esc)' }).click();
+    await page.getByRole('dialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'Discard' }).click();
+    await expect(page.getByRole('form', { name: 'New automation' })).toHaveCount(0);
+    await expect(page.getByText('This server does not offer creating rules')).toBeVisible();
+    await page.keyboard.press('c');
+    await expect(page.getByRole('form', { name: 'New automation' })).toHaveCount(0);
+  } finally {
+    await server.close();
   }
 });

@@ -79,13 +79,19 @@ export function apiRoot(baseUrl: string, teamId: string, flavor?: FlavorName): U
 
 const EMPTY_LINKS = { first: null, last: null, prev: null, next: null };
 
-function parseJson<S extends z.ZodType>(bytes: Buffer, schema: S): z.output<S> {
-  let value: unknown;
+function parseValue(bytes: Buffer): unknown {
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new ServiceError('bad-response', 'The server answered with something that is not JSON.');
   }
+}
+
+function parseJson<S extends z.ZodType>(bytes: Buffer, schema: S): z.output<S> {
+  return validate(parseValue(bytes), schema);
+}
+
+function validate<S extends z.ZodType>(value: unknown, schema: S): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -130,6 +136,25 @@ export class ServiceClient {
   });
   private readonly pages = new LruCache<string, { page: EmailPage; at: number }>({ maxEntries: LIMITS.cachedPages });
   private automations: Automation[] | null = null;
+  /** Each email's record exactly as the server sent it: what its webhooks carry (payload previews). */
+  private readonly records = new LruCache<string, unknown>({ maxEntries: LIMITS.cachedEmails });
+
+  private keepRecords(records: unknown[]): void {
+    for (const record of records) {
+      const id = (record as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') this.records.set(id, record);
+    }
+  }
+
+  /** The email as last seen in a list or read, without asking the server (a JSON read would mark it read). */
+  knownEmail(id: string): Email | null {
+    return this.emails.get(id) ?? null;
+  }
+
+  /** The record as the server serialized it, if seen (null otherwise). */
+  serverRecord(id: string): unknown {
+    return this.records.get(id) ?? null;
+  }
 
   constructor(connection: Connection, http: Partial<HttpOptions> = {}) {
     this.flavor = clientFlavor(connection.flavor);
@@ -254,7 +279,9 @@ export class ServiceClient {
       }
       throw error;
     }
-    const page = parseJson(response.bytes, EmailPageSchema);
+    const value = parseValue(response.bytes);
+    const page = validate(value, EmailPageSchema);
+    this.keepRecords((value as { data: unknown[] }).data);
     this.pages.set(key, { page, at: Date.now() });
     // A list entry is the server's newest word on an email: it refreshes the record cache.
     for (const email of page.data) this.emails.set(email.id, email);
@@ -271,7 +298,9 @@ export class ServiceClient {
       path: `emails/${encodeURIComponent(id)}`,
       view: options.view,
     });
-    const email = parseJson(response.bytes, EmailEnvelopeSchema).data;
+    const value = parseValue(response.bytes);
+    const email = validate(value, EmailEnvelopeSchema).data;
+    this.keepRecords([(value as { data: unknown }).data]);
     this.emails.set(id, email);
     // Only an unread (or unknown) email gets here: this read marked it, so cached pages are stale.
     this.pages.clear();

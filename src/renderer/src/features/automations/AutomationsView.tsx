@@ -5,6 +5,7 @@ import { FLAVOR_TRAITS, type FlavorTraits } from '../../../../shared/domain/flav
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
+import { PayloadPreview } from './PayloadPreview.tsx';
 import { RulePreview } from './RulePreview.tsx';
 import { visibleAutomations } from './slice.ts';
 import type { AutomationDraft } from './slice.ts';
@@ -146,6 +147,7 @@ function AutomationForm() {
           : 'Delete the email once the webhook succeeds'}
       </label>
       <RulePreview draft={draft} />
+      <PayloadPreview draft={draft} />
       <div className="form-actions">
         <button type="submit" disabled={saving}>
           {saving ? 'Saving…' : 'Save (Enter)'}
@@ -164,6 +166,7 @@ export function AutomationsView() {
   const editingId = useStore((s) => s.editingId);
   const filter = useStore((s) => s.automationFilter);
   const selected = useStore((s) => s.selectedAutomationId);
+  const lack = useStore((s) => s.automationsLack);
   const shown = visibleAutomations(automations, filter);
   const { loadAutomations, editAutomation, removeAutomation } = useStore.getState();
   return (
@@ -186,10 +189,13 @@ export function AutomationsView() {
               }
             }}
           />
-          <button type="button" onClick={() => editAutomation('new')}>
-            New (c)
-          </button>
+          {!lack.create && (
+            <button type="button" onClick={() => editAutomation('new')}>
+              New (c)
+            </button>
+          )}
         </div>
+        {lack.create && <p className="hint">This server does not offer creating rules: edit the ones it has.</p>}
         {error && <ErrorBanner error={error} onRetry={() => void loadAutomations()} />}
         {automations === null && !error && <p className="empty">Loading…</p>}
         {automations?.length === 0 && <p className="empty">No automations yet.</p>}

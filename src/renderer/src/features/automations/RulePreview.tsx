@@ -45,7 +45,10 @@ export function RulePreview({ draft }: { draft: AutomationDraft }) {
   }, [loadPool]);
   const result = useMemo(() => (match && pool ? previewRule(match, draft, pool) : null), [match, pool, draft]);
   useEffect(() => {
-    useStore.setState({ previewCount: result ? { matches: result.matches.length, total: result.total } : null });
+    useStore.setState({
+      previewCount: result ? { matches: result.matches.length, total: result.total } : null,
+      previewMatches: result ? result.matches.slice(0, 20).map(({ email }) => ({ id: email.id, subject: email.subject })) : [],
+    });
   }, [result]);
   if (!result) return <p className="preview empty">Looking at recent mail…</p>;
   const shown = result.matches.slice(0, 12);

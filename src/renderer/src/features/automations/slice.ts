@@ -90,6 +90,10 @@ export interface AutomationsSlice {
   loadPreviewPool: () => Promise<void>;
   /** How much of the pool the rule being edited catches (for the delete-everything warning). */
   previewCount: { matches: number; total: number } | null;
+  /** Operations this server turned out not to have (405/501): their buttons go. */
+  automationsLack: { create?: boolean; delete?: boolean };
+  /** Emails to preview the payload for: the matches first. */
+  previewMatches: { id: string; subject: string }[];
   /** A new rule prefilled from an email: its sender, inbox and subject. */
   ruleFromEmail: (email: Email) => void;
 }
@@ -128,6 +132,18 @@ function forgetDraft(): void {
   } catch {
     // Nothing kept.
   }
+  reported = null;
+  void call('reportUnsaved', { title: null }).catch(() => undefined);
+}
+
+let reported: string | null = null;
+/** Tells main whether a rule has unsaved changes (only when that changes). */
+function reportUnsaved(state: Pick<AutomationsSlice, 'editingId' | 'draft' | 'draftOrigin'>): void {
+  const dirty = state.editingId !== null && state.draftOrigin !== null && !sameDraft(state.draft, state.draftOrigin);
+  const title = dirty ? state.draft.title.trim() || 'A new rule' : null;
+  if (title === reported) return;
+  reported = title;
+  void call('reportUnsaved', { title }).catch(() => undefined);
 }
 
 /** The rules the list shows for its filter: title, criteria and actions are searched. Pure. */
@@ -155,6 +171,8 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   saving: false,
   previewPool: null,
   previewCount: null,
+  previewMatches: [],
+  automationsLack: {},
   removedAutomation: null,
   selectedAutomationId: null,
   automationFilter: '',
@@ -251,8 +269,9 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     const fieldErrors = { ...get().fieldErrors };
     for (const key of Object.keys(patch)) delete fieldErrors[key];
     set({ draft: { ...get().draft, ...patch }, fieldErrors });
-    // Kept on disk as typed, so neither a crash nor a quit loses it.
+    // Kept on disk as typed, so neither a crash nor a quit loses it; main asks before closing.
     keepDraft(accountKey(get().accounts), get().editingId, get().draft);
+    reportUnsaved(get());
   },
 
   draftOrigin: null,
@@ -319,6 +338,10 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
       get().notify({ kind: 'not-found', message: `Saved "${saved.title}".`, details: {} }, 'info');
     } catch (error) {
       const bridgeError = asBridgeError(error);
+      if (bridgeError.kind === 'unsupported' && editingId === 'new') {
+        set({ automationsLack: { ...get().automationsLack, create: true } });
+        bridgeError.message = 'This server does not offer creating rules: edit the ones it has.';
+      }
       // The draft stays exactly as typed; the server's field errors land on the fields.
       set({ saving: false, saveError: bridgeError, fieldErrors: bridgeError.details.fields ?? {} });
     }
@@ -344,6 +367,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
       get().notify(asBridgeError(error));
       return;
     }
+    // The DELETE itself goes after the undo window; main reports an unsupported one through deleteFailed.
     get().notify({ kind: 'not-found', message: `Deleted the rule “${automation.title}”.`, details: {} }, 'info', {
       action: { label: 'Undo (z)', run: () => void get().undoRemoveAutomation() },
       ms: UNDO_MS,
