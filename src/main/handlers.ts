@@ -280,7 +280,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return null;
       }
       const started = await current();
-      deferred.schedule(`automation:${id}`, undoMs, () => started.client.deleteAutomation(id));
+      deferred.schedule(`automation:${id}`, undoMs, async () => {
+        try {
+          await started.client.deleteAutomation(id);
+        } catch (error) {
+          deps.emit('deleteFailed', { id, kind: 'automation', error: toBridgeError(error, handlers.secrets()) });
+        }
+      });
       return null;
     },
 

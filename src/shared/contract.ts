@@ -259,8 +259,8 @@ export interface Events {
   rateLimit: RateLimitState;
   menuCommand: MenuCommand;
   updateStatus: UpdateStatus;
-  /** A deferred delete failed when it was finally sent: the email is back. */
-  deleteFailed: { id: string; error: BridgeError };
+  /** A deferred delete failed when it was finally sent: the email (or rule) is back. */
+  deleteFailed: { id: string; error: BridgeError; kind?: 'email' | 'automation' };
   /** Page 1 of the watched list, polled by main: new mail slides in from here. */
   listPolled: { query: ListQuery; page: Results['listEmails'] };
 }

@@ -250,12 +250,13 @@ test('the payload preview is what the service posts, byte for byte; Send test an
   }
 });
 
-test('a server without rule creation says so, and the New button goes', async ({ openApp }) => {
+test('a server without rule creation or deletion says so, and those buttons go', async ({ openApp }) => {
   const rule = { id: 'r1', title: 'Existing rule', subject: 'x', action_url: 'https://hooks.example.test/x', payload_format: 'json', emails_received: 0, in_error: false, created_at: null, updated_at: null };
   const server = await stubServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path?.endsWith('/automations') && request.method === 'GET') return sendJson(response, 200, { data: [rule] });
     if (path?.endsWith('/automations') && request.method === 'POST') return sendJson(response, 405, { message: 'Method Not Allowed' });
+    if (path?.includes('/automations/') && request.method === 'DELETE') return sendJson(response, 405, { message: 'Method Not Allowed' });
     return sendJson(response, 200, EMPTY_PAGE);
   });
   try {
@@ -276,6 +277,13 @@ test('a server without rule creation says so, and the New button goes', async ({
     await expect(page.getByText('This server does not offer creating rules')).toBeVisible();
     await page.keyboard.press('c');
     await expect(page.getByRole('form', { name: 'New automation' })).toHaveCount(0);
+    // Delete: gone at once, back when the server refuses it after the undo window, and the button goes.
+    const rules = page.getByRole('list', { name: 'Rules' });
+    await rules.getByRole('listitem').getByRole('button', { name: 'Delete' }).click();
+    await expect(rules.getByRole('listitem')).toHaveCount(0);
+    await expect(page.getByRole('alert').filter({ hasText: 'does not offer deleting rules' })).toBeVisible({ timeout: 9000 });
+    await expect(rules.getByRole('listitem')).toHaveCount(1);
+    await expect(rules.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   } finally {
     await server.close();
   }

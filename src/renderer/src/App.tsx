@@ -206,7 +206,9 @@ export function App() {
       subscribe('rateLimit', (rateLimit) => useStore.setState({ rateLimit })),
       subscribe('updateStatus', (update) => useStore.setState({ update })),
       subscribe('listPolled', ({ query, page }) => useStore.getState().mergePolled(query, page)),
-      subscribe('deleteFailed', ({ id, error }) => useStore.getState().restoreDeleted(id, error)),
+      subscribe('deleteFailed', ({ id, error, kind }) =>
+        kind === 'automation' ? useStore.getState().restoreRule(id, error) : useStore.getState().restoreDeleted(id, error),
+      ),
       subscribe('menuCommand', (command) => {
         if (command === 'refresh') run('refresh');
         else if (command === 'open-settings') run('go-settings');

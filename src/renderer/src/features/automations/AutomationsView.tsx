@@ -196,6 +196,7 @@ export function AutomationsView() {
           )}
         </div>
         {lack.create && <p className="hint">This server does not offer creating rules: edit the ones it has.</p>}
+        {lack.delete && <p className="hint">This server does not offer deleting rules.</p>}
         {error && <ErrorBanner error={error} onRetry={() => void loadAutomations()} />}
         {automations === null && !error && <p className="empty">Loading…</p>}
         {automations?.length === 0 && <p className="empty">No automations yet.</p>}
@@ -219,12 +220,14 @@ export function AutomationsView() {
               <button type="button" onClick={() => editAutomation(a.id)}>
                 Edit
               </button>
-              <button
-                type="button"
-                onClick={() => (!useStore.getState().settings.confirmDelete || window.confirm(`Delete the rule “${a.title}”?`)) && void removeAutomation(a.id)}
-              >
-                Delete
-              </button>
+              {!lack.delete && (
+                <button
+                  type="button"
+                  onClick={() => (!useStore.getState().settings.confirmDelete || window.confirm(`Delete the rule “${a.title}”?`)) && void removeAutomation(a.id)}
+                >
+                  Delete
+                </button>
+              )}
             </li>
           ))}
         </ul>

@@ -79,6 +79,8 @@ export interface AutomationsSlice {
   /** Deletes with Undo (z, 5 s): the rule leaves the list now, the server after the window. */
   removeAutomation: (id: string) => Promise<void>;
   undoRemoveAutomation: () => Promise<void>;
+  /** A rule's DELETE failed once sent: it comes back, and an unsupported delete hides the buttons. */
+  restoreRule: (id: string, error: BridgeError) => void;
   removedAutomation: { automation: Automation; index: number } | null;
   /** The rule under the keyboard cursor in the list. */
   selectedAutomationId: string | null;
@@ -183,6 +185,23 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     const at = ids.indexOf(get().selectedAutomationId ?? '');
     const next = at === -1 ? (delta > 0 ? 0 : ids.length - 1) : Math.min(ids.length - 1, Math.max(0, at + delta));
     set({ selectedAutomationId: ids[next]! });
+  },
+
+  restoreRule: (id, error) => {
+    const removed = get().removedAutomation;
+    if (removed?.automation.id === id && !(get().automations ?? []).some((a) => a.id === id)) {
+      const list = [...(get().automations ?? [])];
+      list.splice(Math.min(removed.index, list.length), 0, removed.automation);
+      set({ automations: list, removedAutomation: null });
+    } else {
+      void get().loadAutomations();
+    }
+    if (error.kind === 'unsupported') {
+      set({ automationsLack: { ...get().automationsLack, delete: true } });
+      get().notify({ kind: 'unsupported', message: 'This server does not offer deleting rules; the rule is still there.', details: {} });
+    } else {
+      get().notify(error);
+    }
   },
 
   undoRemoveAutomation: async () => {

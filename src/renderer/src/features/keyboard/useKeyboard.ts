@@ -50,7 +50,7 @@ function runInRules(action: Action): boolean {
       return true;
     case 'delete': {
       const rule = s.automations?.find((a) => a.id === s.selectedAutomationId);
-      if (rule && (!s.settings.confirmDelete || window.confirm(`Delete the rule “${rule.title}”?`))) void s.removeAutomation(rule.id);
+      if (rule && !s.automationsLack.delete && (!s.settings.confirmDelete || window.confirm(`Delete the rule “${rule.title}”?`))) void s.removeAutomation(rule.id);
       return true;
     }
     case 'undo':
