@@ -171,6 +171,7 @@ test.describe('a system without a keyring', () => {
     await expect.poll(() => app.consentAsked).toEqual(['Store the token unencrypted?']);
     await expect(row).toContainText('token kept for this session only');
     expect(await readFile(app.settingsPath, 'utf8')).not.toContain('keyring-less-token-1');
+    await expect(form.getByLabel(/Access token/)).toHaveValue('');
 
     app.answerConsent(true);
     await row.getByRole('button', { name: 'Edit' }).click();

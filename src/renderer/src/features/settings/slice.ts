@@ -173,8 +173,10 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
         ...(secret ? { token: secret } : {}),
         ...(draft.allowPlaintextToken ? { allowPlaintextToken: true } : {}),
       });
-      // The typed token leaves the renderer's memory with the draft.
-      set({ busy: false, accountDraft: EMPTY_ACCOUNT, accountErrors: {}, connectionResult: null });
+      // The typed token leaves the renderer's memory with the draft, unless the user has
+      // already started another edit meanwhile (main announces the account before this returns).
+      const untouched = get().accountDraft === draft;
+      set({ busy: false, accountErrors: {}, connectionResult: null, ...(untouched ? { accountDraft: EMPTY_ACCOUNT } : {}) });
       get().setAccounts(accounts);
       get().notify({ kind: 'not-found', message: 'Account saved.', details: {} }, 'info');
     } catch (error) {
