@@ -240,9 +240,12 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
               ? reply.type('message/rfc2822; charset=UTF-8').send(escapeHtml(email.raw.toString('utf8')))
               : reply.type('message/rfc2822').send(email.raw);
           default:
-            // The JSON read is what marks an email read, as in the real service.
-            email.read ??= new Date();
-            service.scheduleSave(request.team.id);
+            // The JSON read is what marks an email read, as in the real service;
+            // reading an email already read changes nothing, so nothing is written.
+            if (email.read === null) {
+              email.read = new Date();
+              service.scheduleSave(request.team.id);
+            }
             return reply.type(chosen).send(JSON.stringify({ data: flavor.emailResource(email) }));
         }
       });

@@ -125,6 +125,25 @@ const ids = (await new ServiceClient(connection).listEmails({ limit: 100 })).dat
 
 await service.close();
 
+// 6. listEmails of 100 rows (validation and normalising included) against a bare fetch of the same URL.
+{
+  const big = await startReferenceService({ teams: [{ id: 'demo', token: TOKEN }], seedDir: DEMO });
+  const { rawMail } = await import('../support/mail.ts');
+  for (let i = 0; i < 60; i++) await big.inject(rawMail({ subject: `Bench ${i}`, text: 'x' }));
+  const client = new ServiceClient({ baseUrl: big.baseUrl, teamId: 'demo', token: TOKEN });
+  const url = `${big.baseUrl}/api/teams/demo/emails?page=1&limit=100`;
+  const headers = { Authorization: `Bearer ${TOKEN}`, Accept: 'application/vnd.service.v1+json' };
+  const bare: number[] = [];
+  const listed: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    bare.push(await time(async () => (await fetch(url, { headers })).arrayBuffer()));
+    listed.push(await time(() => client.listEmails({ page: 1, limit: 100 }, { fresh: true })));
+  }
+  const factor = median(listed) / median(bare);
+  rows.push(['listEmails, 100 rows (median of 50)', ms(median(listed)), `bare fetch ${ms(median(bare))}`, `${factor.toFixed(2)}x of bare fetch; goal <= 1.3x: ${factor <= 1.3 ? 'met' : 'missed'}`]);
+  await big.close();
+}
+
 const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
 console.log(`Inbox Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`);
 for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  |  '));

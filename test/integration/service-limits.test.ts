@@ -209,3 +209,26 @@ describe('finding 10: webhooks never reach private addresses unless allowed', ()
     expect(receiver.requests.map((r) => r.url)).toEqual(['/hook']);
   });
 });
+
+describe('persistence writes only what changed', () => {
+  it('reading an email that is already read writes nothing', async () => {
+    const { mkdtemp, rm, stat } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'inbox-desk-writes-'));
+    try {
+      await start({ dataDir });
+      const [id] = await service!.inject(rawMail({ subject: 'Read me' }));
+      await api(`emails/${id}`);
+      await service!.service.settled();
+      const state = join(dataDir, 't', 'state.json');
+      const before = (await stat(state)).mtimeMs;
+      await new Promise((r) => setTimeout(r, 30));
+      for (let i = 0; i < 3; i++) expect((await api(`emails/${id}`)).status).toBe(200);
+      await service!.service.settled();
+      expect((await stat(state)).mtimeMs).toBe(before);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
