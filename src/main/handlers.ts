@@ -178,6 +178,27 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   const deferred = new DeferredActions();
+  const deferredKey = (kind: 'email' | 'automation', id: string) => `${kind}:${id}`;
+
+  /**
+   * A delete with an undo window: at once without one, else sent by main when
+   * the window closes (or on quit). A failure then puts the item back on screen.
+   */
+  async function deleteSoon(kind: 'email' | 'automation', id: string, undoMs: number | undefined, run: (client: ServiceClient) => Promise<void>): Promise<null> {
+    if (!undoMs) {
+      await withClient(run);
+      return null;
+    }
+    const started = await current();
+    deferred.schedule(deferredKey(kind, id), undoMs, async () => {
+      try {
+        await run(started.client);
+      } catch (error) {
+        deps.emit('deleteFailed', { id, kind, error: toBridgeError(error, handlers.secrets()) });
+      }
+    });
+    return null;
+  }
   /** The title of a rule the renderer has unsaved changes to. */
   let unsavedDraft: string | null = null;
 
@@ -221,23 +242,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
     getEmailBody: ({ id, format }) => withClient((c) => c.getEmailBody(id, format)),
-    deleteEmail: async ({ id, undoMs }) => {
-      if (!undoMs) {
-        await withClient((c) => c.deleteEmail(id));
-        return null;
-      }
-      const started = await current();
-      deferred.schedule(`delete:${id}`, undoMs, async () => {
-        try {
-          await started.client.deleteEmail(id);
-        } catch (error) {
-          // The renderer put the email away already: it gets it back, with the reason.
-          deps.emit('deleteFailed', { id, error: toBridgeError(error, handlers.secrets()) });
-        }
-      });
-      return null;
-    },
-    undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(kind === 'automation' ? `automation:${id}` : `delete:${id}`) }),
+    deleteEmail: ({ id, undoMs }) => deleteSoon('email', id, undoMs, (c) => c.deleteEmail(id)),
+    undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(deferredKey(kind ?? 'email', id)) }),
     setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
     saveAttachment: ({ emailId, attachmentId }) =>
       withClient(async (c) => {
@@ -274,21 +280,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const body = checkedAutomation(input);
       return withClient((c) => c.updateAutomation(id, body));
     },
-    deleteAutomation: async ({ id, undoMs }) => {
-      if (!undoMs) {
-        await withClient((c) => c.deleteAutomation(id));
-        return null;
-      }
-      const started = await current();
-      deferred.schedule(`automation:${id}`, undoMs, async () => {
-        try {
-          await started.client.deleteAutomation(id);
-        } catch (error) {
-          deps.emit('deleteFailed', { id, kind: 'automation', error: toBridgeError(error, handlers.secrets()) });
-        }
-      });
-      return null;
-    },
+    deleteAutomation: ({ id, undoMs }) => deleteSoon('automation', id, undoMs, (c) => c.deleteAutomation(id)),
 
     getAccounts: async () => accountsState(),
     saveAccount: async (input) => {

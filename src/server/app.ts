@@ -5,10 +5,9 @@ import type { FlavorName } from '../shared/domain/flavor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/domain/list-query.ts';
 import { negotiate } from './negotiate.ts';
 import type { ReferenceService } from './service.ts';
-import { ColumnCannotBeNull, SERVER_FLAVORS, SERVICE_VENDOR } from './flavors.ts';
+import { ColumnCannotBeNull, SERVER_FLAVORS } from './flavors.ts';
 import type { ListFilters, StoredAutomation, TeamStore } from './team-store.ts';
 
-export const VENDOR_JSON = SERVICE_VENDOR;
 /** Bodies of automation writes; anything larger answers 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -6,7 +6,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { PayloadPreview } from '../../shared/contract.ts';
 import type { AutomationInput } from '../../shared/domain/automation.ts';
-import { matchAutomation } from '../../shared/domain/automation-match.ts';
 import { buildPayload, type WebhookPayload } from '../../shared/domain/webhook-payload.ts';
 import type { ServiceClient } from './client.ts';
 
@@ -22,6 +21,8 @@ export async function payloadFor(
   const withBodies = input.payload_format === 'json_with_bodies';
   const html = withBodies && email.has_html ? (await client.getEmailBody(emailId, 'html')).content : null;
   const text = withBodies && email.has_text ? (await client.getEmailBody(emailId, 'text')).content : null;
+  // The regex engine (re2js) is loaded on first use, not at start-up.
+  const { matchAutomation } = await import('../../shared/domain/automation-match.ts');
   const hits = matchAutomation(input, { subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length });
   const payload = buildPayload(
     {
