@@ -1,0 +1,49 @@
+import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+import { expect, test } from './fixtures.ts';
+
+/** Issue 9, items 4 and 10, at both window sizes, from the keyboard. */
+const TOKEN = 'small-token-1';
+
+for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+  test.describe(`the small things at ${viewport.width}×${viewport.height}`, () => {
+    let service: RunningService;
+    test.beforeEach(async () => {
+      service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+      for (let i = 1; i <= 26; i++) {
+        const [id] = await service.inject(rawMail({ subject: `Note ${i}`, from: i === 26 ? 'noreply@robot.test' : `Person ${i} <p${i}@example.test>`, text: 'x' }));
+        service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2025, 5, i, 10));
+      }
+    });
+    test.afterEach(() => service.close());
+
+    test('one date format, a nameless sender as its address, the account named once', async ({ openApp }) => {
+      const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, name: 'Support desk', viewport });
+      const list = page.getByRole('listbox', { name: 'Emails' });
+      const first = list.locator('[aria-selected="true"]');
+      await expect(first).toContainText('Note 26');
+      await expect(first.locator('.from')).toHaveText('noreply@robot.test');
+      const listDate = await first.locator('time').textContent();
+      const listExact = await first.locator('time').getAttribute('title');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Note 26' })).toBeVisible();
+      const reader = page.getByRole('region', { name: 'Message' });
+      await expect(reader.getByText('noreply@robot.test', { exact: true })).toBeVisible();
+      await expect(reader.locator('time')).toHaveText(listDate!);
+      await expect(reader.locator('time')).toHaveAttribute('title', listExact!);
+      // An older year shows its year; the exact time is on hover.
+      expect(listDate).toMatch(/2025/);
+      await expect(page.locator('header').getByText('Support desk', { exact: true })).toHaveCount(1);
+    });
+
+    test('deleting the only email on the last page goes back a page', async ({ openApp }) => {
+      const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
+      const list = page.getByRole('listbox', { name: 'Emails' });
+      await expect(list.getByRole('option')).toHaveCount(25);
+      await page.keyboard.press('n');
+      await expect(page.locator('.pagination')).toContainText('26–26 of 26');
+      await page.keyboard.press('#');
+      await expect(page.locator('.pagination')).toContainText('1–25 of 25 · page 1 of 1');
+    });
+  });
+}
