@@ -6,7 +6,11 @@ export default defineConfig({
   main: {
     build: {
       // The demo service runs in a worker thread of its own (src/main/demo.ts).
-      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'demo-worker': resolve('src/main/demo-worker.ts') } },
+      rollupOptions: {
+        input: { index: resolve('src/main/index.ts'), 'demo-worker': resolve('src/main/demo-worker.ts') },
+        // Built into Node and Electron's main (since Electron 37), but missing from older builtin lists.
+        external: ['node:sqlite'],
+      },
     },
   },
   preload: {

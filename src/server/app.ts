@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { BODY_FORMATS } from '../shared/domain/email.ts';
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/domain/list-query.ts';
+import { parseMessage } from './ingest.ts';
 import { negotiate } from './negotiate.ts';
 import type { ReferenceService } from './service.ts';
 import { ColumnCannotBeNull, SERVER_FLAVORS } from './flavors.ts';
@@ -177,9 +178,8 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           ? Math.min(MAX_PAGE_SIZE, Math.max(1, requestedLimit))
           : DEFAULT_PAGE_SIZE;
 
-        const matches = request.team.query(filters);
-        const lastPage = Math.max(1, Math.ceil(matches.length / perPage));
-        const slice = matches.slice((page - 1) * perPage, page * perPage);
+        const { emails: slice, total } = request.team.page(filters, (page - 1) * perPage, perPage);
+        const lastPage = Math.max(1, Math.ceil(total / perPage));
         const path = `${request.protocol}://${request.host}${flavor.teams ? `/api/teams/${encodeURIComponent(request.team.id)}` : '/api'}/emails`;
         const pageUrl = (n: number) => {
           const params = new URLSearchParams();
@@ -207,17 +207,17 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
             path,
             per_page: perPage,
             to: from === null ? null : from + slice.length - 1,
-            total: matches.length,
+            total,
           },
         };
       });
 
       teamRoutes.get('/emails/:id', async (request: TeamRequest, reply) => {
-        const email = request.team.emails.get(request.params.id ?? '');
+        const email = request.team.getEmail(request.params.id ?? '');
         if (!email) return notFound(reply, 'Email', request.params.id ?? '');
         const offered = [
-          ...(email.html !== null ? [BODY_FORMATS.html] : []),
-          ...(email.text !== null ? [BODY_FORMATS.text] : []),
+          ...(email.hasHtml ? [BODY_FORMATS.html] : []),
+          ...(email.hasText ? [BODY_FORMATS.text] : []),
           BODY_FORMATS.raw,
           'application/json',
           flavor.vendorType,
@@ -230,20 +230,22 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
               .code(406)
               .send({ error: `Not acceptable 'Accept' header. Please use this list: ${offered.join(', ')}` });
           case BODY_FORMATS.html:
-            return reply.type('text/html; charset=UTF-8').send(email.html);
+            return reply.type('text/html; charset=UTF-8').send(request.team.content(email.id)?.html);
           case BODY_FORMATS.text:
-            return reply.type('text/plain; charset=UTF-8').send(email.text);
-          case BODY_FORMATS.raw:
+            return reply.type('text/plain; charset=UTF-8').send(request.team.content(email.id)?.text);
+          case BODY_FORMATS.raw: {
+            const raw = request.team.content(email.id)?.raw ?? Buffer.alloc(0);
             // MailCare sends the raw message through Laravel's e(): HTML-escaped.
             return flavor.escapesRaw
-              ? reply.type('message/rfc2822; charset=UTF-8').send(escapeHtml(email.raw.toString('utf8')))
-              : reply.type('message/rfc2822').send(email.raw);
+              ? reply.type('message/rfc2822; charset=UTF-8').send(escapeHtml(raw.toString('utf8')))
+              : reply.type('message/rfc2822').send(raw);
+          }
           default:
             // The JSON read is what marks an email read, as in the real service;
             // reading an email already read changes nothing, so nothing is written.
             if (email.read === null) {
               email.read = new Date();
-              service.scheduleSave(request.team.id);
+              request.team.updateEmail(email.id, { read: email.read });
             }
             return reply.type(chosen).send(JSON.stringify({ data: flavor.emailResource(email) }));
         }
@@ -252,30 +254,31 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       teamRoutes.delete('/emails/:id', async (request: TeamRequest, reply) => {
         const id = request.params.id ?? '';
         if (!request.team.deleteEmail(id)) return notFound(reply, 'Email', id);
-        service.scheduleSave(request.team.id);
         return reply.code(200).send('');
       });
 
       const setFavorite = (favorite: boolean) => async (request: TeamRequest, reply: FastifyReply) => {
-        const email = request.team.emails.get(request.params.id ?? '');
-        if (!email) return notFound(reply, 'Email', request.params.id ?? '');
-        email.favorite = favorite;
-        service.scheduleSave(request.team.id);
+        if (!request.team.updateEmail(request.params.id ?? '', { favorite })) return notFound(reply, 'Email', request.params.id ?? '');
         return reply.code(200).send('');
       };
       teamRoutes.post('/emails/:id/favorites', setFavorite(true));
       teamRoutes.delete('/emails/:id/favorites', setFavorite(false));
 
       teamRoutes.get('/emails/:id/attachments/:attachmentId', async (request: TeamRequest, reply) => {
-        const email = request.team.emails.get(request.params.id ?? '');
+        const email = request.team.getEmail(request.params.id ?? '');
         if (!email) return notFound(reply, 'Email', request.params.id ?? '');
-        const attachment = email.attachments.find((a) => a.id === request.params.attachmentId);
+        const index = email.attachments.findIndex((a) => a.id === request.params.attachmentId);
+        const attachment = email.attachments[index];
         if (!attachment) return notFound(reply, 'Attachment', request.params.attachmentId ?? '');
+        // Attachments are not stored twice: they are cut from the raw message when asked for.
+        const raw = request.team.content(email.id)?.raw;
+        const content = raw ? (await parseMessage(raw)).attachments[index]?.content : undefined;
+        if (!content) return notFound(reply, 'Attachment', attachment.id);
         return reply
           .type(attachment.contentType)
           .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(attachment.fileName)}`)
           .header('X-Content-Type-Options', 'nosniff')
-          .send(attachment.content);
+          .send(content);
       });
 
       // MailCare with automations turned off answers 403 on all of these.
@@ -295,7 +298,6 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
         const checked = flavor.checkAutomation(request.body);
         if (!checked.ok) return unprocessable(reply, checked.errors);
         const automation = request.team.createAutomation(checked.value);
-        service.scheduleSave(request.team.id);
         return written(reply, 201, automation);
       });
 
@@ -307,14 +309,13 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
         // A failed request changed nothing; a good one writes what the flavor writes.
         Object.assign(automation, flavor.updateFields(request.body as Record<string, unknown>, checked.value));
         automation.updated_at = new Date();
-        service.scheduleSave(request.team.id);
+        request.team.saveAutomation(automation);
         return written(reply, 200, automation);
       });
 
       teamRoutes.delete('/automations/:id', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
         const id = request.params.id ?? '';
-        if (!request.team.automations.delete(id)) return notFound(reply, 'Automation', id);
-        service.scheduleSave(request.team.id);
+        if (!request.team.deleteAutomation(id)) return notFound(reply, 'Automation', id);
         return reply.code(200).send('');
       });
     },

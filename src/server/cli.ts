@@ -51,7 +51,7 @@ const running = await startReferenceService({
   basic: values.basic ? { user: basicUser ?? '', password: basicRest.join(':') } : undefined,
   automations: values.automations,
 });
-const emails = running.service.team(values.team).emails.size;
+const emails = running.service.team(values.team).count();
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
 if (flavor === 'mailcare') {
   console.log(`Base URL: ${running.baseUrl}/api (MailCare)${values.basic ? `, login ${basicUser}` : ', no login'}`);

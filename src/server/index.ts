@@ -88,6 +88,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
       await smtp?.close();
       await app.close();
       await service.settled();
+      service.close();
     },
   };
 }

@@ -1,11 +1,12 @@
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { SERVER_FLAVORS } from './flavors.ts';
 import { uuidFromName } from './ids.ts';
 import { parseMessage } from './ingest.ts';
-import { TeamStore, type StoredAutomation, type StoredEmail } from './team-store.ts';
+import { TeamStore, type StoredAutomation, type StoredContent, type StoredEmail } from './team-store.ts';
 import { runAutomations, type AutomationOutcome } from './webhooks.ts';
 
 export interface TeamConfig {
@@ -24,7 +25,8 @@ export interface ServiceOptions {
   flavor?: FlavorName;
 }
 
-interface PersistedState {
+/** What `--data` folders held before SQLite: state.json and one .eml per email. */
+interface LegacyState {
   emails: { id: string; inbox: string; createdAt: string; read: string | null; favorite: boolean }[];
   automations: (Omit<StoredAutomation, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string })[];
 }
@@ -37,14 +39,15 @@ export class ReferenceService {
   readonly teams = new Map<string, TeamStore>();
   private readonly tokens = new Map<string, string>();
   private readonly pendingAutomations = new Set<Promise<unknown>>();
-  private saveChain: Promise<void> = Promise.resolve();
 
   private readonly options: ServiceOptions;
 
   constructor(options: ServiceOptions) {
     this.options = options;
     for (const team of options.teams) {
-      this.teams.set(team.id, new TeamStore(team.id));
+      const dir = this.teamDir(team.id);
+      if (dir) mkdirSync(dir, { recursive: true });
+      this.teams.set(team.id, new TeamStore(team.id, dir ? join(dir, 'mail.sqlite') : undefined));
       this.tokens.set(team.token, team.id);
     }
   }
@@ -82,18 +85,19 @@ export class ReferenceService {
       : parsed.to.slice(0, 1).map((to) => to.address);
     if (recipients.length === 0) recipients.push('undisclosed-recipients@invalid');
     const createdAt = options.seeded ? (parsed.date ?? new Date()) : new Date();
-    const stored = recipients.map((inbox) =>
-      team.addEmail(raw, parsed, {
-        inbox,
-        createdAt,
-        id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
-      }),
+    const stored = team.transaction(() =>
+      recipients.map((inbox) =>
+        team.addEmail(raw, parsed, {
+          inbox,
+          createdAt,
+          id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
+        }),
+      ),
     );
-    await this.writeRaw(team.id, stored);
-    this.scheduleSave(team.id);
-    if (!options.seeded) {
+    if (!options.seeded && team.automations.size > 0) {
+      const content = { raw, html: parsed.html, text: parsed.text };
       for (const email of stored) {
-        const run = this.runAutomationsFor(team, email);
+        const run = this.runAutomationsFor(team, email, content);
         this.pendingAutomations.add(run);
         void run.finally(() => this.pendingAutomations.delete(run));
       }
@@ -101,23 +105,23 @@ export class ReferenceService {
     return stored;
   }
 
-  private runAutomationsFor(team: TeamStore, email: StoredEmail): Promise<AutomationOutcome[]> {
-    return runAutomations(team.automations.values(), email, {
+  private runAutomationsFor(team: TeamStore, email: StoredEmail, content: StoredContent): Promise<AutomationOutcome[]> {
+    return runAutomations(team.automations.values(), email, content, {
       timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
       allowPrivate: this.options.allowPrivateWebhooks === true,
       flavor: SERVER_FLAVORS[this.options.flavor ?? 'service-v1'],
-      onChange: () => this.scheduleSave(team.id),
-      deleteEmail: (id) => {
-        team.deleteEmail(id);
-        this.scheduleSave(team.id);
-      },
+      onChange: (automation) => team.saveAutomation(automation),
+      deleteEmail: (id) => team.deleteEmail(id),
     });
   }
 
   /** Resolves once every automation run started so far has finished. */
   async settled(): Promise<void> {
     while (this.pendingAutomations.size > 0) await Promise.allSettled([...this.pendingAutomations]);
-    await this.saveChain;
+  }
+
+  close(): void {
+    for (const team of this.teams.values()) team.close();
   }
 
   /** Loads `*.eml` (and an optional `automations.json`) from a folder into a team. */
@@ -135,7 +139,6 @@ export class ReferenceService {
         this.team(teamId).createAutomation(checked.value);
       }
     }
-    this.scheduleSave(teamId);
     return names.length;
   }
 
@@ -145,61 +148,43 @@ export class ReferenceService {
     return this.options.dataDir ? join(this.options.dataDir, encodeURIComponent(teamId)) : null;
   }
 
-  private async writeRaw(teamId: string, emails: StoredEmail[]): Promise<void> {
-    const dir = this.teamDir(teamId);
-    if (!dir) return;
-    await mkdir(join(dir, 'emails'), { recursive: true });
-    for (const email of emails) await writeFile(join(dir, 'emails', `${email.id}.eml`), email.raw);
-  }
-
-  /** Saves are serialised, and each one writes a temp file then renames it. */
-  scheduleSave(teamId: string): void {
-    const dir = this.teamDir(teamId);
-    if (!dir) return;
-    this.saveChain = this.saveChain.then(async () => {
-      const team = this.team(teamId);
-      const state: PersistedState = {
-        emails: [...team.emails.values()].map((e) => ({
-          id: e.id,
-          inbox: e.inbox.email,
-          createdAt: e.createdAt.toISOString(),
-          read: e.read?.toISOString() ?? null,
-          favorite: e.favorite,
-        })),
-        automations: [...team.automations.values()].map((a) => ({
-          ...a,
-          created_at: a.created_at.toISOString(),
-          updated_at: a.updated_at.toISOString(),
-        })),
-      };
-      await mkdir(dir, { recursive: true });
-      const file = join(dir, 'state.json');
-      await writeFile(`${file}.tmp`, JSON.stringify(state));
-      await rename(`${file}.tmp`, file);
-    });
-  }
-
-  /** Loads persisted state; answers false for teams that have none yet. */
+  /**
+   * Opens a team's persisted data; answers false when it has none yet. A
+   * folder from before SQLite (state.json and .eml files) is imported once,
+   * in one transaction, and its state.json is renamed to state.json.migrated.
+   */
   async load(teamId: string): Promise<boolean> {
+    const team = this.team(teamId);
     const dir = this.teamDir(teamId);
     if (!dir) return false;
-    const text = await readFile(join(dir, 'state.json'), 'utf8').catch(() => null);
-    if (text === null) return false;
-    const state = JSON.parse(text) as PersistedState;
-    const team = this.team(teamId);
-    for (const entry of state.emails) {
-      const raw = await readFile(join(dir, 'emails', `${entry.id}.eml`));
-      team.addEmail(raw, await parseMessage(raw), {
-        id: entry.id,
-        inbox: entry.inbox,
-        createdAt: new Date(entry.createdAt),
-        read: entry.read ? new Date(entry.read) : null,
-        favorite: entry.favorite,
+    const legacyFile = join(dir, 'state.json');
+    const text = await readFile(legacyFile, 'utf8').catch(() => null);
+    if (text !== null && team.count() === 0 && team.automations.size === 0) {
+      const state = JSON.parse(text) as LegacyState;
+      const messages = await Promise.all(
+        state.emails.map(async (entry) => {
+          const raw = await readFile(join(dir, 'emails', `${entry.id}.eml`));
+          return { entry, raw, parsed: await parseMessage(raw) };
+        }),
+      );
+      team.transaction(() => {
+        for (const { entry, raw, parsed } of messages) {
+          team.addEmail(raw, parsed, {
+            id: entry.id,
+            inbox: entry.inbox,
+            createdAt: new Date(entry.createdAt),
+            read: entry.read ? new Date(entry.read) : null,
+            favorite: entry.favorite,
+          });
+        }
+        for (const a of state.automations) {
+          const automation = { ...a, action_email: a.action_email ?? null, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) };
+          team.automations.set(a.id, automation);
+          team.saveAutomation(automation);
+        }
       });
+      await rename(legacyFile, `${legacyFile}.migrated`);
     }
-    for (const a of state.automations) {
-      team.automations.set(a.id, { ...a, action_email: a.action_email ?? null, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) });
-    }
-    return true;
+    return team.count() > 0 || team.automations.size > 0;
   }
 }

@@ -5,7 +5,7 @@ import type { Criterion } from '../shared/domain/automation.ts';
 import { buildPayload } from '../shared/domain/webhook-payload.ts';
 import { matchAutomation } from '../shared/domain/automation-match.ts';
 import { SERVICE_V1, type ServerFlavor } from './flavors.ts';
-import type { StoredAutomation, StoredEmail } from './team-store.ts';
+import type { StoredAutomation, StoredContent, StoredEmail } from './team-store.ts';
 import { resolveWebhookTarget } from './webhook-target.ts';
 
 /**
@@ -28,7 +28,13 @@ export function signPayload(body: Uint8Array | string, secret: string): string {
 }
 
 /** The request an automation sends for an email, built by the one shared builder (webhook-payload.ts). */
-export function buildWebhook(automation: StoredAutomation, email: StoredEmail, hits: Criterion[], flavor: ServerFlavor = SERVICE_V1): WebhookRequest {
+export function buildWebhook(
+  automation: StoredAutomation,
+  email: StoredEmail,
+  content: StoredContent,
+  hits: Criterion[],
+  flavor: ServerFlavor = SERVICE_V1,
+): WebhookRequest {
   const payload = buildPayload(
     {
       flavor: flavor.name,
@@ -37,9 +43,9 @@ export function buildWebhook(automation: StoredAutomation, email: StoredEmail, h
       secretToken: automation.action_secret_token,
       hits,
       record: flavor.emailResource(email),
-      raw: email.raw,
-      html: email.html,
-      text: email.text,
+      raw: content.raw,
+      html: content.html,
+      text: content.text,
     },
     { sign: signPayload, deliveryId: randomUUID() },
   );
@@ -107,7 +113,8 @@ export interface AutomationOutcome {
 export async function runAutomations(
   automations: Iterable<StoredAutomation>,
   email: StoredEmail,
-  options: DeliveryOptions & { flavor?: ServerFlavor; onChange: () => void; deleteEmail: (id: string) => void },
+  content: StoredContent,
+  options: DeliveryOptions & { flavor?: ServerFlavor; onChange: (automation: StoredAutomation) => void; deleteEmail: (id: string) => void },
 ): Promise<AutomationOutcome[]> {
   const target = {
     subject: email.subject,
@@ -120,19 +127,19 @@ export async function runAutomations(
     const hits = matchAutomation(automation, target);
     if (hits === null) continue;
     automation.emails_received += 1;
+    options.onChange(automation);
     runs.push(
       (async () => {
         let delivered: boolean | null = null;
         if (automation.action_url) {
-          delivered = await deliver(buildWebhook(automation, email, hits, options.flavor), options);
+          delivered = await deliver(buildWebhook(automation, email, content, hits, options.flavor), options);
           automation.in_error = !delivered;
-          options.onChange();
+          options.onChange(automation);
         }
         return { automationId: automation.id, delivered, deleteEmail: automation.action_delete_email };
       })(),
     );
   }
-  if (runs.length > 0) options.onChange();
   const outcomes = await Promise.all(runs);
   const wantDelete = outcomes.filter((o) => o.deleteEmail);
   const regardless = options.flavor?.deleteRegardless === true;

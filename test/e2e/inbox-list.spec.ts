@@ -34,7 +34,7 @@ test.describe('the inbox list', () => {
           ...(i === 20 ? { attachment: { name: 'x.pdf', type: 'application/pdf', content: 'pdf' } } : {}),
         }),
       );
-      service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+      service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, i, 10)) });
     }
   });
   test.afterEach(() => service.close());

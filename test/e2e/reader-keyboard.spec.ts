@@ -18,7 +18,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], onResponse: (entry) => log.push(entry) });
       for (let i = 1; i <= 6; i++) {
         const [id] = await service.inject(rawMail({ subject: `Report ${i}`, text: i === 5 ? LONG : `Short body ${i}` }));
-        service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+        service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, i, 10)) });
       }
     });
     test.afterEach(() => service.close());
@@ -88,22 +88,21 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       // Past the undo window nothing was sent for the undone delete.
       await page.waitForTimeout(5600);
       expect(log.filter((entry) => entry.method === 'DELETE')).toEqual([]);
-      expect(service.service.team('t').emails.size).toBe(6);
+      expect(service.service.team('t').count()).toBe(6);
     });
 
     test('the header and actions belong to the email being opened, never the previous one', async ({ openApp }) => {
       const { page } = await open(openApp);
       await page.keyboard.press('Enter');
       await expect(page.getByRole('heading', { name: 'Report 6' })).toBeVisible();
-      // Slow the next body down: while it loads, the header already says Report 5.
+      // Report 5 has the long body: while it loads, the header already says Report 5.
       const slow = service.service.team('t');
-      const email5 = [...slow.emails.values()].find((e) => e.subject === 'Report 5')!;
-      email5.text = LONG;
+      const email5 = slow.query().find((e) => e.subject === 'Report 5')!;
       await page.keyboard.press('j');
       await expect(page.getByRole('heading', { name: 'Report 5' })).toBeVisible();
       await page.keyboard.press('s');
-      await expect.poll(() => email5.favorite).toBe(true);
-      expect([...slow.emails.values()].find((e) => e.subject === 'Report 6')!.favorite).toBe(false);
+      await expect.poll(() => slow.getEmail(email5.id)!.favorite).toBe(true);
+      expect(slow.query().find((e) => e.subject === 'Report 6')!.favorite).toBe(false);
     });
   });
 }
@@ -117,7 +116,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
     const port = Number(new URL(service.baseUrl).port);
     for (let i = 1; i <= 30; i++) {
       const [id] = await service.inject(rawMail({ subject: `Report ${i}`, text: `Body ${i}` }));
-      service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+      service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, i, 10)) });
     }
     await service.service.settled();
     try {
@@ -163,8 +162,8 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       ].join('\r\n');
       const [withFiles] = await service.inject(raw);
       const [none] = await service.inject(rawMail({ subject: 'Nothing attached', text: 'x' }));
-      service.service.team('t').emails.get(withFiles!)!.createdAt = new Date(Date.UTC(2026, 9, 2));
-      service.service.team('t').emails.get(none!)!.createdAt = new Date(Date.UTC(2026, 9, 1));
+      service.service.team('t').updateEmail(withFiles!, { createdAt: new Date(Date.UTC(2026, 9, 2)) });
+      service.service.team('t').updateEmail(none!, { createdAt: new Date(Date.UTC(2026, 9, 1)) });
       const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
       const { page } = app;
       await expect(page.getByRole('option').filter({ hasText: 'Two files' })).toBeVisible();
@@ -198,7 +197,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
     try {
       for (let i = 1; i <= 8; i++) {
         const [id] = await service.inject(rawMail({ subject: `Batch ${i}`, text: `b${i}` }));
-        service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+        service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, i, 10)) });
       }
       const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
       const list = page.getByRole('listbox', { name: 'Emails' });
@@ -209,7 +208,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       await expect(page.getByRole('status').filter({ hasText: '3 selected' })).toBeVisible();
       await expect(list.locator('[aria-checked="true"]')).toHaveCount(3);
       await page.keyboard.press('s');
-      const starred = () => [...service.service.team('t').emails.values()].filter((e) => e.favorite).map((e) => e.subject).sort();
+      const starred = () => service.service.team('t').query().filter((e) => e.favorite).map((e) => e.subject).sort();
       await expect.poll(starred).toEqual(['Batch 6', 'Batch 7', 'Batch 8']);
       await expect(page.getByRole('status').filter({ hasText: 'selected' })).toHaveCount(0);
 
@@ -223,7 +222,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       await expect(list.getByRole('option')).toHaveCount(8);
       await page.waitForTimeout(5600);
       expect(log.filter((entry) => entry.method === 'DELETE')).toEqual([]);
-      expect(service.service.team('t').emails.size).toBe(8);
+      expect(service.service.team('t').count()).toBe(8);
     } finally {
       await service.close();
     }
@@ -262,7 +261,7 @@ test('deleting the only email on the last page goes back a page, never "page 2 o
   try {
     for (let i = 1; i <= 26; i++) {
       const [id] = await service.inject(rawMail({ subject: `Item ${i}`, text: 'x' }));
-      service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i, 10));
+      service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, i, 10)) });
     }
     const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
     const list = page.getByRole('listbox', { name: 'Emails' });

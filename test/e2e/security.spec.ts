@@ -51,7 +51,7 @@ test.describe('hostile email cannot freeze, fetch, navigate or overlay', () => {
     service = await startReferenceService({ teams: [{ id: 's', token: 'security-token-1' }] });
     for (const [index, email] of EMAILS.entries()) {
       const [id] = await service.inject(rawMail({ subject: email.subject, html: email.html, ...(email.text ? { text: email.text } : {}) }));
-      service.service.team('s').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 10, 20 - index));
+      service.service.team('s').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 10, 20 - index)) });
     }
   });
   test.afterAll(() => service.close());

@@ -12,7 +12,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
       for (let i = 1; i <= 26; i++) {
         const [id] = await service.inject(rawMail({ subject: `Note ${i}`, from: i === 26 ? 'noreply@robot.test' : `Person ${i} <p${i}@example.test>`, text: 'x' }));
-        service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2025, 5, i, 10));
+        service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2025, 5, i, 10)) });
       }
     });
     test.afterEach(() => service.close());

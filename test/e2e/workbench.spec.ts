@@ -21,14 +21,14 @@ test.describe('the automation workbench', () => {
     ];
     for (const [i, mail] of mails.entries()) {
       const [id] = await service.inject(rawMail({ ...mail, text: 'x' }));
-      service.service.team('t').emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, i + 1, 10));
+      service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, i + 1, 10)) });
     }
   });
   test.afterEach(() => service.close());
 
   /** What the reference service itself would catch with this rule. */
   const serviceCatches = (rule: { subject?: string; sender?: string }) =>
-    [...service.service.team('t').emails.values()]
+    service.service.team('t').query()
       .filter((e) => matchAutomation({ subject: rule.subject ?? null, sender: rule.sender ?? null, inbox: null, has_attachments: false }, { subject: e.subject, sender: e.sender.email, inbox: e.inbox.email, attachmentCount: e.attachments.length }) !== null)
       .map((e) => e.subject)
       .sort();
@@ -211,7 +211,7 @@ test('the payload preview is what the service posts, byte for byte; Send test an
     await page.getByLabel('Webhook URL').fill(`${receiver.url}/hook`);
     await page.getByLabel('Secret token').fill('tok-77');
     const panel = page.getByRole('region', { name: 'Payload preview' });
-    const email = service.service.team('t').emails.get(id!)!;
+    const email = service.service.team('t').getEmail(id!)!;
     const input = { title: 'Invoices to accounting', sender: null, inbox: null, subject: '^Invoice', has_attachments: false, action_url: `${receiver.url}/hook`, action_email: null, action_secret_token: 'tok-77', action_delete_email: false };
 
     for (const format of ['raw', 'json', 'json_with_bodies'] as const) {
@@ -220,7 +220,7 @@ test('the payload preview is what the service posts, byte for byte; Send test an
       const shown = await app.handlers.table.automationPayload({ emailId: id!, input: { ...input, payload_format: format } });
       // The reference service posts the same rule for the same email.
       received.length = 0;
-      await runAutomations([{ ...input, payload_format: format, id: 'x', emails_received: 0, in_error: false, created_at: new Date(), updated_at: new Date() }], email, {
+      await runAutomations([{ ...input, payload_format: format, id: 'x', emails_received: 0, in_error: false, created_at: new Date(), updated_at: new Date() }], email, service.service.team('t').content(id!)!, {
         timeoutMs: 2000, allowPrivate: true, onChange: () => undefined, deleteEmail: () => undefined,
       });
       const posted = received[0]!;

@@ -55,7 +55,7 @@ describe.each(['service-v1', 'mailcare'] as const)('the client against the %s wi
     service = await startReferenceService(setup.start);
     const inject = async (name: string, mail: Parameters<typeof rawMail>[0], day: number) => {
       const [id] = await service.inject(rawMail(mail));
-      service.service.team(service.service.defaultTeamId).emails.get(id!)!.createdAt = new Date(Date.UTC(2026, 9, day, 10));
+      service.service.team(service.service.defaultTeamId).updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, day, 10)) });
       ids[name] = id!;
     };
     for (let i = 1; i <= 22; i++) await inject(`n${i}`, { subject: `Newsletter ${i}`, from: 'news@digest.test', text: `Issue ${i}` }, i);

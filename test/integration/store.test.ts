@@ -1,0 +1,139 @@
+/**
+ * The reference service's SQLite store, seen through its HTTP API: what a
+ * restart keeps, what a read writes, how `search` matches, and the one-time
+ * import of folders written before SQLite (state.json and .eml files).
+ */
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+
+const TOKEN = 'store-token';
+const teams = [{ id: 't', token: TOKEN }];
+let dataDir = '';
+let service: RunningService | null = null;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'inbox-desk-store-'));
+});
+afterEach(async () => {
+  await service?.close();
+  service = null;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${service!.baseUrl}/api/teams/t/${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${TOKEN}`, Accept: 'application/vnd.service.v1+json', ...(init.headers ?? {}) },
+  });
+const list = async (query = '') => (await (await api(`emails?limit=100${query}`)).json()) as { data: any[]; meta: { total: number } };
+const walBytes = async () => (await stat(join(dataDir, 't', 'mail.sqlite-wal'))).size;
+
+describe('the SQLite store', () => {
+  it('reading an email already read writes nothing; marking it read does', async () => {
+    service = await startReferenceService({ teams, dataDir });
+    const [id] = await service.inject(rawMail({ subject: 'Read me' }));
+    const beforeRead = await walBytes();
+    expect((await api(`emails/${id}`)).status).toBe(200);
+    const afterRead = await walBytes();
+    expect(afterRead).toBeGreaterThan(beforeRead);
+    for (let i = 0; i < 3; i++) expect((await api(`emails/${id}`)).status).toBe(200);
+    expect(await walBytes()).toBe(afterRead);
+  });
+
+  it('keeps bodies, attachments, marks and order across a restart without re-parsing', async () => {
+    service = await startReferenceService({ teams, dataDir });
+    const [first] = await service.inject(rawMail({ subject: 'Older', text: 'plain words', html: '<p>html words</p>' }));
+    const [second] = await service.inject(
+      rawMail({ subject: 'Newer', attachment: { name: 'report.csv', type: 'text/csv', content: 'a,b\n1,2\n' } }),
+    );
+    service.service.team('t').updateEmail(first!, { createdAt: new Date(Date.UTC(2026, 0, 1)) });
+    await api(`emails/${second}/favorites`, { method: 'POST' });
+    await service.close();
+
+    service = await startReferenceService({ teams, dataDir });
+    const page = await list();
+    expect(page.data.map((e) => e.subject)).toEqual(['Newer', 'Older']);
+    expect(page.data[0].favorite).toBe(true);
+    expect(page.data[1].created_at).toBe('2026-01-01T00:00:00+00:00');
+    expect(await (await api(`emails/${first}`, { headers: { Accept: 'text/html' } })).text()).toContain('html words');
+    expect(await (await api(`emails/${first}`, { headers: { Accept: 'text/plain' } })).text()).toContain('plain words');
+    expect(await (await api(`emails/${first}`, { headers: { Accept: 'message/rfc2822' } })).text()).toContain('Subject: Older');
+    const attachment = page.data[0].attachments[0];
+    expect(attachment.size_in_bytes).toBe(8);
+    const download = await api(`emails/${second}/attachments/${attachment.id}`);
+    expect(download.headers.get('content-type')).toContain('text/csv');
+    expect(await download.text()).toBe('a,b\n1,2\n');
+  });
+
+  it('search matches any part of the subject, sender or inbox, in any case, short terms too', async () => {
+    service = await startReferenceService({ teams });
+    await service.inject(rawMail({ subject: 'Invoice 2041 for October', from: 'billing@acme.test', to: 'ops@team.test' }));
+    await service.inject(rawMail({ subject: 'Weekly digest', from: 'news@digest.test', to: 'all@team.test' }));
+    await service.inject(rawMail({ subject: 'Re: ok', from: 'bob@x.test', to: 'ops@team.test' }));
+    const subjects = async (term: string) => (await list(`&search=${encodeURIComponent(term)}`)).data.map((e) => e.subject).sort();
+    expect(await subjects('VOICE 20')).toEqual(['Invoice 2041 for October']);
+    expect(await subjects('digest.te')).toEqual(['Weekly digest']);
+    expect(await subjects('ops@team')).toEqual(['Invoice 2041 for October', 'Re: ok']);
+    expect(await subjects('ok')).toEqual(['Re: ok']);
+    expect(await subjects('"quoted"')).toEqual([]);
+    const unread = await list('&search=team.test&unread=1');
+    expect(unread.meta.total).toBe(3);
+  });
+
+  it('deleting an email takes it out of search and the count', async () => {
+    service = await startReferenceService({ teams });
+    const [id] = await service.inject(rawMail({ subject: 'Disposable thing' }));
+    expect((await list('&search=disposable')).meta.total).toBe(1);
+    expect((await api(`emails/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await list('&search=disposable')).meta.total).toBe(0);
+    expect((await list()).meta.total).toBe(0);
+  });
+});
+
+describe('a data folder from before SQLite', () => {
+  it('is imported on first start, once, with marks, dates and automations', async () => {
+    const team = join(dataDir, 't');
+    await mkdir(join(team, 'emails'), { recursive: true });
+    const ids = ['5d0c2a8e-1111-4aaa-8aaa-000000000001', '5d0c2a8e-1111-4aaa-8aaa-000000000002'];
+    await writeFile(join(team, 'emails', `${ids[0]}.eml`), rawMail({ subject: 'Kept old one', to: 'ops@team.test' }));
+    await writeFile(join(team, 'emails', `${ids[1]}.eml`), rawMail({ subject: 'Kept new one', to: 'ops@team.test', html: '<b>hi</b>' }));
+    const automation = {
+      id: 'a-1', title: 'Alerts', sender: null, inbox: null, subject: '^Alert', has_attachments: false,
+      action_url: 'https://hooks.example.test/x', action_secret_token: null, action_delete_email: false,
+      payload_format: 'json', emails_received: 7, in_error: false,
+      created_at: '2026-10-01T10:00:00.000Z', updated_at: '2026-10-02T10:00:00.000Z',
+    };
+    await writeFile(
+      join(team, 'state.json'),
+      JSON.stringify({
+        emails: [
+          { id: ids[0], inbox: 'ops@team.test', createdAt: '2026-10-01T09:00:00.000Z', read: '2026-10-01T09:30:00.000Z', favorite: true },
+          { id: ids[1], inbox: 'ops@team.test', createdAt: '2026-10-03T09:00:00.000Z', read: null, favorite: false },
+        ],
+        automations: [automation],
+      }),
+    );
+
+    service = await startReferenceService({ teams, dataDir, seedDir: 'resources/demo/mail' });
+    const page = await list();
+    // The old data, not the seed: a folder with data is never seeded.
+    expect(page.data.map((e) => [e.id, e.subject, e.read !== null, e.favorite, e.created_at])).toEqual([
+      [ids[1], 'Kept new one', false, false, '2026-10-03T09:00:00+00:00'],
+      [ids[0], 'Kept old one', true, true, '2026-10-01T09:00:00+00:00'],
+    ]);
+    expect(await (await api(`emails/${ids[1]}`, { headers: { Accept: 'text/html' } })).text()).toContain('<b>hi</b>');
+    const rules = (await (await api('automations')).json()) as { data: any[] };
+    expect(rules.data.map((a) => [a.id, a.title, a.emails_received])).toEqual([['a-1', 'Alerts', 7]]);
+    expect(await readdir(team)).toContain('state.json.migrated');
+    expect(await readdir(team)).not.toContain('state.json');
+    await service.close();
+
+    // A second start reads the database and imports nothing twice.
+    service = await startReferenceService({ teams, dataDir });
+    expect((await list()).meta.total).toBe(2);
+  });
+});
