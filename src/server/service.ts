@@ -85,7 +85,9 @@ export class ReferenceService {
       : parsed.to.slice(0, 1).map((to) => to.address);
     if (recipients.length === 0) recipients.push('undisclosed-recipients@invalid');
     const createdAt = options.seeded ? (parsed.date ?? new Date()) : new Date();
-    const stored = team.transaction(() =>
+    // Seeds run one after another before the service listens: nothing to group.
+    const commit = <T>(work: () => T): Promise<T> => (options.seeded ? Promise.resolve(team.transaction(work)) : team.inNextCommit(work));
+    const stored = await commit(() =>
       recipients.map((inbox) =>
         team.addEmail(raw, parsed, {
           inbox,

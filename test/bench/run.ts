@@ -7,6 +7,12 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ServiceClient } from '../../src/main/api/client.ts';
 import { startReferenceService } from '../../src/server/index.ts';
+import { measureScale, SEARCH_TERM, type ScaleFigures } from './scale.ts';
+
+if (process.argv.includes('--scale')) {
+  await import('./scale-table.ts');
+  process.exit(0);
+}
 
 const DEMO = resolve('resources/demo/mail');
 const TOKEN = 'bench-token';
@@ -142,6 +148,21 @@ await service.close();
   const factor = median(listed) / median(bare);
   rows.push(['listEmails, 100 rows (median of 50)', ms(median(listed)), `bare fetch ${ms(median(bare))}`, `${factor.toFixed(2)}x of bare fetch; goal <= 1.3x: ${factor <= 1.3 ? 'met' : 'missed'}`]);
   await big.close();
+}
+
+// 7. The reference service with 100k stored emails (its own process, over HTTP
+// and SMTP), against the same measures on a store of 1k.
+const verdict = (met: boolean) => (met ? 'met' : 'missed');
+{
+  const small = await measureScale(1_000);
+  const large = await measureScale(100_000);
+  const k = (f: ScaleFigures) => `${f.count / 1000}k`;
+  rows.push([`one change (a star) with ${k(large)} emails, p95 of 400`, ms(large.changeP95), `${k(small)}: ${ms(small.changeP95)}`, `goal <= 1 ms: ${verdict(large.changeP95 <= 1)}`]);
+  rows.push([`SMTP ingest with ${k(large)} emails (2000 msgs, 4 sessions)`, `${large.ingestPerSecond.toFixed(0)} msg/s`, `${k(small)}: ${small.ingestPerSecond.toFixed(0)} msg/s`, `goal >= 1000 msg/s: ${verdict(large.ingestPerSecond >= 1000)}`]);
+  rows.push([`restart with ${k(large)} emails, until listening`, ms(large.restartMs), `${k(small)}: ${ms(small.restartMs)}`, `goal <= 2000 ms: ${verdict(large.restartMs <= 2000)}`]);
+  rows.push([`page 1 with ${k(large)} emails, p95 of 200`, ms(large.page1P95), `${k(small)}: ${ms(small.page1P95)}`, `goal <= 5 ms: ${verdict(large.page1P95 <= 5)}`]);
+  rows.push([`search "${SEARCH_TERM}" + unread with ${k(large)}, p95 of 200`, ms(large.searchP95), `${k(small)}: ${ms(small.searchP95)}`, `goal <= 10 ms: ${verdict(large.searchP95 <= 10)}`]);
+  rows.push([`service RSS with ${k(large)} emails, after all of the above`, `${large.rssMiB.toFixed(0)} MiB`, `${k(small)}: ${small.rssMiB.toFixed(0)} MiB`, `goal <= 300 MB: ${verdict(large.rssMiB * 1.048576 <= 300)}`]);
 }
 
 const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));

@@ -3,7 +3,8 @@
  * restart keeps, what a read writes, how `search` matches, and the one-time
  * import of folders written before SQLite (state.json and .eml files).
  */
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,18 +31,24 @@ const api = (path: string, init: RequestInit = {}) =>
     headers: { Authorization: `Bearer ${TOKEN}`, Accept: 'application/vnd.service.v1+json', ...(init.headers ?? {}) },
   });
 const list = async (query = '') => (await (await api(`emails?limit=100${query}`)).json()) as { data: any[]; meta: { total: number } };
-const walBytes = async () => (await stat(join(dataDir, 't', 'mail.sqlite-wal'))).size;
+/** Bumps whenever another connection commits a write: a second reader of the same file watches. */
+const commitsSeen = () => {
+  const watcher = new DatabaseSync(join(dataDir, 't', 'mail.sqlite'), { readOnly: true });
+  return () => (watcher.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+};
 
 describe('the SQLite store', () => {
   it('reading an email already read writes nothing; marking it read does', async () => {
     service = await startReferenceService({ teams, dataDir });
     const [id] = await service.inject(rawMail({ subject: 'Read me' }));
-    const beforeRead = await walBytes();
+    service.service.team('t').indexPending();
+    const version = commitsSeen();
+    const beforeRead = version();
     expect((await api(`emails/${id}`)).status).toBe(200);
-    const afterRead = await walBytes();
+    const afterRead = version();
     expect(afterRead).toBeGreaterThan(beforeRead);
     for (let i = 0; i < 3; i++) expect((await api(`emails/${id}`)).status).toBe(200);
-    expect(await walBytes()).toBe(afterRead);
+    expect(version()).toBe(afterRead);
   });
 
   it('keeps bodies, attachments, marks and order across a restart without re-parsing', async () => {
@@ -84,11 +91,20 @@ describe('the SQLite store', () => {
     expect(unread.meta.total).toBe(3);
   });
 
-  it('deleting an email takes it out of search and the count', async () => {
+  it('deleting an email takes it out of search and the count, before and after it is indexed', async () => {
     service = await startReferenceService({ teams });
-    const [id] = await service.inject(rawMail({ subject: 'Disposable thing' }));
-    expect((await list('&search=disposable')).meta.total).toBe(1);
-    expect((await api(`emails/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const team = service.service.team('t');
+    const [fresh] = await service.inject(rawMail({ subject: 'Disposable thing' }));
+    const [indexed] = await service.inject(rawMail({ subject: 'Disposable other' }));
+    expect((await list('&search=disposable')).meta.total).toBe(2);
+    expect((await api(`emails/${fresh}`, { method: 'DELETE' })).status).toBe(200);
+    team.indexPending();
+    expect((await list('&search=disposable')).data.map((e) => e.subject)).toEqual(['Disposable other']);
+    const [later] = await service.inject(rawMail({ subject: 'Disposable third' }));
+    expect((await list('&search=disposable')).meta.total).toBe(2);
+    expect((await api(`emails/${indexed}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await api(`emails/${later}`, { method: 'DELETE' })).status).toBe(200);
+    team.indexPending();
     expect((await list('&search=disposable')).meta.total).toBe(0);
     expect((await list()).meta.total).toBe(0);
   });
