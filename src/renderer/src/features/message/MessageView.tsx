@@ -10,6 +10,7 @@ import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
 import { linkMismatch } from './link-check.ts';
 import { emailDocument, hasInlineImages, sanitizeEmailHtml } from './sanitize.ts';
+import { clipHtml, clipText, sizeOfChars, type Clipped } from './clip.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'html', label: 'HTML', key: '1' },
@@ -123,6 +124,35 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
           {linkTarget}
         </div>
       )}
+    </>
+  );
+}
+
+function ClipNotice({ clip, onShowWhole }: { clip: Clipped; onShowWhole: () => void }) {
+  if (!clip.clipped) return null;
+  return (
+    <div className="clip-notice" role="status">
+      [Message clipped: showing {sizeOfChars(clip.content.length)} of {sizeOfChars(clip.total)}]
+      <button type="button" onClick={onShowWhole}>
+        Show the whole message
+      </button>
+    </div>
+  );
+}
+
+/** A long body, clipped until the whole of it is asked for (clip.ts). */
+function Body({ format, content, email }: { format: BodyFormat; content: string; email: Email }) {
+  const [wholeOf, setWholeOf] = useState<string | null>(null);
+  const whole = wholeOf === `${email.id}:${format}`;
+  const clip = useMemo(
+    () => (whole ? { content, clipped: false, total: content.length } : format === 'html' ? clipHtml(content) : clipText(content)),
+    [content, format, whole],
+  );
+  const showWhole = () => setWholeOf(`${email.id}:${format}`);
+  return (
+    <>
+      {format === 'html' ? <HtmlBody html={clip.content} email={email} /> : <pre className={`plain ${format}`}>{clip.content}</pre>}
+      <ClipNotice clip={clip} onShowWhole={showWhole} />
     </>
   );
 }
@@ -275,8 +305,7 @@ export function MessageView() {
           </table>
         )}
         {loading && !body && <p className="empty">Loading…</p>}
-        {!headers && body && email && body.format === 'html' && <HtmlBody html={body.content} email={email} />}
-        {!headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
+        {!headers && body && email && <Body format={body.format} content={body.content} email={email} />}
       </div>
     </section>
   );

@@ -1,0 +1,33 @@
+/**
+ * Long bodies are shown clipped, as Gmail clips past about 102 KB: the first
+ * screen of a 5 MB newsletter or a 10 MB log then costs what 100 KB costs
+ * (sanitizing, parsing and laying out the rest is what freezes a mail client),
+ * and "Show the whole message" renders all of it when asked.
+ */
+export const CLIP_CHARS = 102_400;
+
+export interface Clipped {
+  content: string;
+  clipped: boolean;
+  /** Characters of the whole body. */
+  total: number;
+}
+
+/** HTML is cut after a tag's `>`, so no tag or attribute is split; the parser closes what is left open. */
+export function clipHtml(html: string, limit = CLIP_CHARS): Clipped {
+  if (html.length <= limit) return { content: html, clipped: false, total: html.length };
+  const cut = html.lastIndexOf('>', limit - 1);
+  return { content: html.slice(0, cut > 0 ? cut + 1 : limit), clipped: true, total: html.length };
+}
+
+/** Text is cut at the end of a line when there is one near the limit. */
+export function clipText(text: string, limit = CLIP_CHARS): Clipped {
+  if (text.length <= limit) return { content: text, clipped: false, total: text.length };
+  const cut = text.lastIndexOf('\n', limit);
+  return { content: text.slice(0, cut > limit / 2 ? cut : limit), clipped: true, total: text.length };
+}
+
+export function sizeOfChars(chars: number): string {
+  if (chars < 1024 * 1024) return `${Math.round(chars / 1024)} KB`;
+  return `${(chars / (1024 * 1024)).toFixed(1)} MB`;
+}
