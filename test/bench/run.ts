@@ -141,12 +141,17 @@ await service.close();
   const headers = { Authorization: `Bearer ${TOKEN}`, Accept: 'application/vnd.service.v1+json' };
   const bare: number[] = [];
   const listed: number[] = [];
+  const unseen: number[] = [];
   for (let i = 0; i < 50; i++) {
     bare.push(await time(async () => (await fetch(url, { headers })).arrayBuffer()));
     listed.push(await time(() => client.listEmails({ page: 1, limit: 100 }, { fresh: true })));
+    // A client that has seen none of these records: every one is checked.
+    const first = new ServiceClient({ baseUrl: big.baseUrl, teamId: 'demo', token: TOKEN });
+    unseen.push(await time(() => first.listEmails({ page: 1, limit: 100 }, { fresh: true })));
   }
   const factor = median(listed) / median(bare);
-  rows.push(['listEmails, 100 rows (median of 50)', ms(median(listed)), `bare fetch ${ms(median(bare))}`, `${factor.toFixed(2)}x of bare fetch; goal <= 1.3x: ${factor <= 1.3 ? 'met' : 'missed'}`]);
+  rows.push(['listEmails, 100 rows, as a poll re-reads them (median of 50)', ms(median(listed)), `bare fetch ${ms(median(bare))}`, `${factor.toFixed(2)}x of bare fetch; goal <= 1.3x: ${factor <= 1.3 ? 'met' : 'missed'}`]);
+  rows.push(['listEmails, 100 rows never seen before (median of 50)', ms(median(unseen)), `bare fetch ${ms(median(bare))}`, `${(median(unseen) / median(bare)).toFixed(2)}x of bare fetch`]);
   await big.close();
 }
 

@@ -161,6 +161,28 @@ describe('API client against servers that misbehave', () => {
     expect(shape.message).toMatch(/expected shape/);
   });
 
+  it('checks a record again only when the server changed it, and names the bad field of a page', async () => {
+    const record = (read: string | null, created = '2026-11-02T10:00:00+00:00') => ({
+      id: 'e-1',
+      sender: { email: 'a@x.test' },
+      inbox: { email: 'b@x.test' },
+      subject: 'Hello',
+      created_at: created,
+      read,
+    });
+    const answers = [record(null), record(null), record('2026-11-02 11:00:00'), record(null, 'not a date')];
+    stub = await stubServer((_q, r, i) => sendJson(r, 200, { ...EMPTY_PAGE, data: [answers[i]] }));
+    const client = clientFor(stub.url);
+    const first = (await client.listEmails({}, { fresh: true })).data[0]!;
+    const again = (await client.listEmails({}, { fresh: true })).data[0]!;
+    expect(again).toBe(first);
+    const changed = (await client.listEmails({}, { fresh: true })).data[0]!;
+    expect(changed.read).toBe('2026-11-02T11:00:00.000Z');
+    expect(first.read).toBeNull();
+    const bad = await failure(client.listEmails({}, { fresh: true }));
+    expect(bad.message).toMatch(/data\.0\.created_at: not a date/);
+  });
+
   it('refuses a 10 MB body, with or without a Content-Length', async () => {
     const big = `{"data": [], "pad": "${'x'.repeat(10_000_000)}"}`;
     stub = await stubServer((_q, r, i) => {

@@ -17,6 +17,20 @@ describe('timestamps', () => {
     expect(serviceTimestamp(date)).toBe('2018-01-19T12:23:27+00:00');
     expect(zonelessTimestamp(date)).toBe('2018-01-19 12:23:27');
   });
+
+  it('reads UTC to the second exactly as a Date round trip would, invalid days included', () => {
+    const slow = (v: string) => {
+      const millis = Date.parse(v);
+      return Number.isNaN(millis) ? null : new Date(millis).toISOString();
+    };
+    const samples = [
+      '2024-02-29T23:59:59+00:00', '2023-02-29T10:00:00+00:00', '1900-02-29T00:00:00Z', '2000-02-29T00:00:00Z',
+      '2026-04-31T00:00:00Z', '2026-13-01T00:00:00Z', '2026-00-10T00:00:00Z', '2026-01-00T00:00:00Z',
+      '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T23:59:60Z', '0001-01-01T00:00:00+00:00',
+    ];
+    for (let day = 0; day < 800; day += 7) samples.push(new Date(Date.UTC(2024, 0, 1) + day * 86_400_000 + day * 1234_000).toISOString().replace('.000Z', '+00:00'));
+    for (const sample of samples) expect(normalizeTimestamp(sample), sample).toBe(slow(sample));
+  });
 });
 
 describe('sizes', () => {

@@ -4,7 +4,7 @@ import type { Automation, AutomationInput } from '../../shared/domain/automation
 import { AutomationSchema } from '../../shared/domain/automation-schema.ts';
 import {
   BODY_FORMATS,
-  EmailEnvelopeSchema,
+  EmailSchema,
   EmailPageSchema,
   type BodyFormat,
   type Email,
@@ -91,14 +91,27 @@ function parseJson<S extends z.ZodType>(bytes: Buffer, schema: S): z.output<S> {
   return validate(parseValue(bytes), schema);
 }
 
-function validate<S extends z.ZodType>(value: unknown, schema: S): z.output<S> {
+function validate<S extends z.ZodType>(value: unknown, schema: S, at: (string | number)[] = []): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const where = issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown';
+    const where = issue ? `${[...at, ...issue.path].join('.') || 'answer'}: ${issue.message}` : 'unknown';
     throw new ServiceError('bad-response', `The server's answer is not in the expected shape (${where}).`);
   }
   return result.data;
+}
+
+/** Deep equality of two parsed JSON values. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /** The raw form: the real service HTML-escapes it; a raw message with no `<` at all was escaped. */
@@ -136,14 +149,23 @@ export class ServiceClient {
   });
   private readonly pages = new LruCache<string, { page: EmailPage; at: number }>({ maxEntries: LIMITS.cachedPages });
   private automations: Automation[] | null = null;
-  /** Each email's record exactly as the server sent it: what its webhooks carry (payload previews). */
-  private readonly records = new LruCache<string, unknown>({ maxEntries: LIMITS.cachedEmails });
+  /**
+   * Each email's record exactly as the server sent it (what its webhooks carry:
+   * payload previews), with what validating it gave.
+   */
+  private readonly records = new LruCache<string, { raw: unknown; email: Email }>({ maxEntries: LIMITS.cachedEmails });
 
-  private keepRecords(records: unknown[]): void {
-    for (const record of records) {
-      const id = (record as { id?: unknown } | null)?.id;
-      if (typeof id === 'string') this.records.set(id, record);
-    }
+  /**
+   * Validates an email record, or reuses the last result when the server sent
+   * the very same record again: a poll of page 1 is mostly records already seen.
+   */
+  private readRecord(raw: unknown, at: (string | number)[]): Email {
+    const id = (raw as { id?: unknown } | null)?.id;
+    const known = typeof id === 'string' ? this.records.get(id) : undefined;
+    if (known && sameJson(known.raw, raw)) return known.email;
+    const email = validate(raw, EmailSchema, at);
+    this.records.set(email.id, { raw, email });
+    return email;
   }
 
   /** The email as last seen in a list or read, without asking the server (a JSON read would mark it read). */
@@ -153,7 +175,7 @@ export class ServiceClient {
 
   /** The record as the server serialized it, if seen (null otherwise). */
   serverRecord(id: string): unknown {
-    return this.records.get(id) ?? null;
+    return this.records.get(id)?.raw ?? null;
   }
 
   constructor(connection: Connection, http: Partial<HttpOptions> = {}) {
@@ -280,8 +302,10 @@ export class ServiceClient {
       throw error;
     }
     const value = parseValue(response.bytes);
-    const page = validate(value, EmailPageSchema);
-    this.keepRecords((value as { data: unknown[] }).data);
+    // The page's frame is checked as a whole; its records one by one, so that known ones are not checked again.
+    const records = (value as { data?: unknown } | null)?.data;
+    const frame = validate(Array.isArray(records) ? { ...(value as object), data: [] } : value, EmailPageSchema);
+    const page = { ...frame, data: (records as unknown[]).map((record, index) => this.readRecord(record, ['data', index])) };
     this.pages.set(key, { page, at: Date.now() });
     // A list entry is the server's newest word on an email: it refreshes the record cache.
     for (const email of page.data) this.emails.set(email.id, email);
@@ -299,8 +323,8 @@ export class ServiceClient {
       view: options.view,
     });
     const value = parseValue(response.bytes);
-    const email = validate(value, EmailEnvelopeSchema).data;
-    this.keepRecords([(value as { data: unknown }).data]);
+    validate(value, z.object({ data: z.unknown() }));
+    const email = this.readRecord((value as { data: unknown }).data, ['data']);
     this.emails.set(id, email);
     // Only an unread (or unknown) email gets here: this read marked it, so cached pages are stale.
     this.pages.clear();

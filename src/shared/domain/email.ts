@@ -113,7 +113,6 @@ export const EmailPageSchema = z.object({
 });
 export type EmailPage = z.infer<typeof EmailPageSchema>;
 
-export const EmailEnvelopeSchema = z.object({ data: EmailSchema });
 
 /** The body formats besides JSON, and the media type that asks for each. */
 export const BODY_FORMATS = {
