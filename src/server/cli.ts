@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { FLAVORS, isFlavor } from '../shared/domain/flavor.ts';
 import { randomToken, startReferenceService } from './index.ts';
+import { startParsePool } from './parse-pool.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +39,7 @@ const [basicUser, ...basicRest] = (values.basic ?? '').split(':');
 
 const started = Date.now();
 const token = values.token ?? randomToken();
+const parsePool = startParsePool();
 const running = await startReferenceService({
   port: Number(values.port),
   host: values.host,
@@ -50,6 +52,7 @@ const running = await startReferenceService({
   flavor,
   basic: values.basic ? { user: basicUser ?? '', password: basicRest.join(':') } : undefined,
   automations: values.automations,
+  parse: (raw) => parsePool.parse(raw),
 });
 const emails = running.service.team(values.team).count();
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
@@ -63,6 +66,9 @@ if (running.smtpPort !== null) console.log(`SMTP:     ${running.smtpHost}:${runn
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void running.close().then(() => process.exit(0));
+    void running
+      .close()
+      .then(() => parsePool.close())
+      .then(() => process.exit(0));
   });
 }

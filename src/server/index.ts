@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { buildApp, type AccessLogEntry } from './app.ts';
 import { ReferenceService, type TeamConfig } from './service.ts';
+import type { ParsedMessage } from './ingest.ts';
 import { startSmtp } from './smtp.ts';
 
 export { signPayload } from './webhooks.ts';
@@ -28,6 +29,8 @@ export interface StartOptions {
   automations?: boolean;
   /** Sees every answer (an access log for tests). */
   onResponse?: (entry: AccessLogEntry) => void;
+  /** Parses incoming mail elsewhere (the CLI's parse thread, parse-pool.ts). */
+  parse?: (raw: Buffer) => Promise<ParsedMessage>;
 }
 
 export type { AccessLogEntry };
@@ -57,6 +60,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     webhookTimeoutMs: options.webhookTimeoutMs,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
     flavor: options.flavor,
+    parse: options.parse,
   });
   for (const team of teams) {
     const loaded = await service.load(team.id);

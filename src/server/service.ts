@@ -5,7 +5,7 @@ import { validateAutomationInput } from '../shared/domain/automation.ts';
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { SERVER_FLAVORS } from './flavors.ts';
 import { uuidFromName } from './ids.ts';
-import { parseMessage } from './ingest.ts';
+import { parseMessage, type ParsedMessage } from './ingest.ts';
 import { TeamStore, type StoredAutomation, type StoredContent, type StoredEmail } from './team-store.ts';
 import { runAutomations, type AutomationOutcome } from './webhooks.ts';
 
@@ -23,6 +23,8 @@ export interface ServiceOptions {
   allowPrivateWebhooks?: boolean;
   /** How webhooks look and when matched mail is deleted (flavors.ts). */
   flavor?: FlavorName;
+  /** Parses incoming mail (parse-pool.ts puts it on a thread); in place by default. */
+  parse?: (raw: Buffer) => Promise<ParsedMessage>;
 }
 
 /** What `--data` folders held before SQLite: state.json and one .eml per email. */
@@ -79,7 +81,7 @@ export class ReferenceService {
     options: { teamId?: string; recipients?: string[]; seeded?: boolean; idSeed?: string } = {},
   ): Promise<StoredEmail[]> {
     const team = this.team(options.teamId ?? this.defaultTeamId);
-    const parsed = await parseMessage(raw);
+    const parsed = await (this.options.parse ?? parseMessage)(raw);
     const recipients = options.recipients?.length
       ? options.recipients.map((r) => r.toLowerCase())
       : parsed.to.slice(0, 1).map((to) => to.address);

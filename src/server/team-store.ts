@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import type { AutomationInput } from '../shared/domain/automation.ts';
 import { sizeForHuman } from '../shared/domain/size.ts';
 import { serviceTimestamp, zonelessTimestamp } from '../shared/domain/time.ts';
@@ -148,6 +149,15 @@ CREATE TABLE IF NOT EXISTS automations (
 );
 `;
 
+/** The checkpointing thread: plain CommonJS, so it needs no file of its own in any build. */
+const CHECKPOINTER = `
+const { workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(workerData.file);
+db.exec('PRAGMA busy_timeout = 2000');
+setInterval(() => db.exec('PRAGMA wal_checkpoint(PASSIVE)'), 1000);
+`;
+
 interface EmailRow {
   seq: number;
   id: string;
@@ -202,11 +212,10 @@ export class TeamStore {
     this.indexPending();
     if (file) {
       // Checkpoints (copying the log into the database, with an fsync) run on a
-      // timer instead of inside whichever commit crosses the threshold: a burst
-      // of mail then pays for one checkpoint a second, not one per 80 messages.
-      this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpointTimer = setInterval(() => this.db.exec('PRAGMA wal_checkpoint(PASSIVE)'), 1000);
-      this.checkpointTimer.unref();
+      // connection of their own in another thread, never inside a commit here.
+      this.db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 2000;');
+      this.checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file } });
+      this.checkpointer.unref();
     }
     const rows = this.sql('SELECT record FROM automations ORDER BY position').all() as { record: string }[];
     for (const { record } of rows) {
@@ -215,11 +224,11 @@ export class TeamStore {
     }
   }
 
-  private checkpointTimer: NodeJS.Timeout | null = null;
+  private checkpointer: Worker | null = null;
 
   close(): void {
     this.commitQueued();
-    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    void this.checkpointer?.terminate();
     if (this.db.isOpen) {
       this.indexPending();
       this.db.close();
@@ -311,20 +320,22 @@ export class TeamStore {
 
   // ---- addresses ---------------------------------------------------------
 
-  private address(email: string, displayName: string, at: Date): void {
+  /** The address as stored, created on first sight; a name learned later fills an empty one. */
+  private address(email: string, displayName: string, at: Date): StoredAddress {
     const key = email.toLowerCase();
-    const known = this.sql('SELECT display_name FROM addresses WHERE email = ?').get(key) as { display_name: string } | undefined;
+    const known = this.sql('SELECT id, display_name, created_at, updated_at FROM addresses WHERE email = ?').get(key) as
+      | { id: string; display_name: string; created_at: number; updated_at: number }
+      | undefined;
     if (!known) {
-      this.sql('INSERT INTO addresses (email, id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
-        key,
-        uuidFromName(`${this.id}:address:${key}`),
-        displayName,
-        at.getTime(),
-        at.getTime(),
-      );
-    } else if (displayName && !known.display_name) {
-      this.sql('UPDATE addresses SET display_name = ?, updated_at = ? WHERE email = ?').run(displayName, at.getTime(), key);
+      const id = uuidFromName(`${this.id}:address:${key}`);
+      this.sql('INSERT INTO addresses (email, id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(key, id, displayName, at.getTime(), at.getTime());
+      return { id, display_name: displayName, email: key, created_at: at, updated_at: at };
     }
+    if (displayName && !known.display_name) {
+      this.sql('UPDATE addresses SET display_name = ?, updated_at = ? WHERE email = ?').run(displayName, at.getTime(), key);
+      return { id: known.id, display_name: displayName, email: key, created_at: new Date(known.created_at), updated_at: at };
+    }
+    return { id: known.id, display_name: known.display_name, email: key, created_at: new Date(known.created_at), updated_at: new Date(known.updated_at) };
   }
 
   knowsAddress(email: string): boolean {
@@ -349,9 +360,10 @@ export class TeamStore {
       size: attachment.content.length,
       headersHashed: attachment.headersHashed,
     }));
-    this.transaction(() => {
-      this.address(parsed.sender.address, parsed.sender.name, createdAt);
-      this.address(inbox, inboxName, createdAt);
+    const carbonCopies = parsed.cc.map((cc) => ({ display_name: cc.name, email: cc.address }));
+    const email = this.transaction((): StoredEmail => {
+      const sender = this.address(parsed.sender.address, parsed.sender.name, createdAt);
+      const inboxAddress = this.address(inbox, inboxName, createdAt);
       const { lastInsertRowid } = this.sql(
         `INSERT INTO emails (id, inbox, sender, subject, created_at, read_at, favorite, has_html, has_text, size, carbon_copies, attachments)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -366,13 +378,27 @@ export class TeamStore {
         parsed.html !== null ? 1 : 0,
         parsed.text !== null ? 1 : 0,
         raw.length,
-        JSON.stringify(parsed.cc.map((cc) => ({ display_name: cc.name, email: cc.address }))),
+        JSON.stringify(carbonCopies),
         JSON.stringify(attachments),
       );
       this.sql('INSERT INTO contents (seq, raw, html, text) VALUES (?, ?, ?, ?)').run(lastInsertRowid, raw, parsed.html, parsed.text);
+      return {
+        id,
+        sender,
+        inbox: inboxAddress,
+        carbonCopies,
+        subject: parsed.subject,
+        createdAt,
+        read: options.read ?? null,
+        favorite: options.favorite ?? false,
+        hasHtml: parsed.html !== null,
+        hasText: parsed.text !== null,
+        size: raw.length,
+        attachments: attachments.map((a) => ({ ...a, createdAt })),
+      };
     });
     this.scheduleIndexing();
-    return this.getEmail(id)!;
+    return email;
   }
 
   getEmail(id: string): StoredEmail | null {
