@@ -103,7 +103,8 @@ function createRateLimiter(perMinute: number) {
 
 export function buildApp(service: ReferenceService, options: AppOptions = {}): FastifyInstance {
   const flavor = SERVER_FLAVORS[options.flavor ?? 'service-v1'];
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
+  // Closing the service ends every connection, even one a client stopped reading from.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(flavor.vendorType, { parseAs: 'string' }, jsonParser);
   // Automation writes are JSON: anything else (text/plain included) is 415.

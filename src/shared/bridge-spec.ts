@@ -7,6 +7,7 @@ export const METHODS = [
   'watchList',
   'getEmail',
   'getEmailBody',
+  'openEmail',
   'deleteEmail',
   'undoDelete',
   'setFavorite',

@@ -123,6 +123,8 @@ export const contract = {
   watchList: z.object({ query: ListQuerySchema.nullable(), visible: z.boolean() }).strict(),
   getEmail: z.object({ id: Id }).strict(),
   getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
+  /** The record (a first read marks it read) and its body in the format a reader wants first: one call per open. */
+  openEmail: z.object({ id: Id }).strict(),
   /** `undoMs`: the DELETE waits this long for an undoDelete (main flushes it on quit). */
   deleteEmail: z.object({ id: Id, undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
   undoDelete: z.object({ id: Id, kind: z.enum(['email', 'automation']).optional() }).strict(),
@@ -223,6 +225,7 @@ export interface Results {
   watchList: null;
   getEmail: Email;
   getEmailBody: EmailBody;
+  openEmail: { email: Email; body: EmailBody };
   deleteEmail: null;
   /** True when the delete was stopped in time. */
   undoDelete: { undone: boolean };

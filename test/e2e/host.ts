@@ -43,6 +43,8 @@ export interface AppHandle {
   accounts: AccountManager;
   /** Everything that crossed the bridge towards the renderer: results, errors, events (JSON). */
   transcript: string[];
+  /** The name of every call the renderer made, in order. */
+  calls: string[];
   /** URLs the page tried to fetch beyond the app's own files. */
   blockedRequests: string[];
   /** URLs handed to the system browser. */
@@ -127,6 +129,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   }
   const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'));
   const transcript: string[] = [];
+  const calls: string[] = [];
   const blockedRequests: string[] = [];
   const openedExternally: string[] = [];
   const consentAsked: string[] = [];
@@ -191,6 +194,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       return { ok: false, error: { kind: 'forbidden', message: 'Calls are only taken from the app itself.', details: {} } };
     }
     const method = typeof channel === 'string' ? channel.slice(BRIDGE_SPEC.invokePrefix.length) : channel;
+    calls.push(String(method));
     const envelope = await dispatch(handlers, method, arg);
     transcript.push(JSON.stringify(envelope));
     return envelope;
@@ -205,6 +209,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     handlers,
     accounts,
     transcript,
+    calls,
     blockedRequests,
     openedExternally,
     consentAsked,

@@ -2,7 +2,9 @@ import { create, type StateCreator } from 'zustand';
 import type { BridgeError } from '../../shared/contract.ts';
 import { createAutomationsSlice, type AutomationsSlice } from './features/automations/slice.ts';
 import { createInboxSlice, type InboxSlice } from './features/inbox/slice.ts';
-import { createMessageSlice, preferredFormat, type MessageSlice } from './features/message/slice.ts';
+import { preferredFormat } from '../../shared/domain/email.ts';
+import { presanitize } from './features/message/sanitize.ts';
+import { createMessageSlice, isPrepared, keepPrepared, type MessageSlice } from './features/message/slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './features/settings/slice.ts';
 import { canPrefetch } from '../../shared/domain/rate-budget.ts';
 import { call } from './bridge.ts';
@@ -91,13 +93,26 @@ const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   },
   dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
   toggleShortcuts: (open) => set({ shortcutsOpen: open ?? !get().shortcutsOpen }),
-  /** Warms main's cache with the next email's body, only while the rate budget allows. */
+  /**
+   * Fetches the bodies of the emails either side of the open one, and sanitizes
+   * their HTML while the app is idle, so j or k opens them in one update.
+   * Only while the rate budget allows.
+   */
   prefetchNext: () => {
     const { list, openId, rateLimit } = get();
     if (!canPrefetch(rateLimit)) return;
-    const ids = list?.data ?? [];
-    const next = ids[ids.findIndex((e) => e.id === openId) + 1];
-    if (next) void call('getEmailBody', { id: next.id, format: preferredFormat(next) }).catch(() => undefined);
+    const rows = list?.data ?? [];
+    const at = rows.findIndex((e) => e.id === openId);
+    for (const neighbour of [rows[at + 1], rows[at - 1]]) {
+      if (!neighbour || isPrepared(neighbour.id)) continue;
+      void call('getEmailBody', { id: neighbour.id, format: preferredFormat(neighbour) }).then(
+        (body) => {
+          keepPrepared(neighbour.id, body);
+          if (body.format === 'html') presanitize(body.content);
+        },
+        () => undefined,
+      );
+    }
   },
 });
 

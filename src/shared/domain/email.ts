@@ -114,6 +114,13 @@ export const EmailPageSchema = z.object({
 export type EmailPage = z.infer<typeof EmailPageSchema>;
 
 
+/** The first format an email has, in the order a reader wants them. */
+export function preferredFormat(email: Pick<Email, 'has_html' | 'has_text'>): BodyFormat {
+  if (email.has_html) return 'html';
+  if (email.has_text) return 'text';
+  return 'raw';
+}
+
 /** The body formats besides JSON, and the media type that asks for each. */
 export const BODY_FORMATS = {
   html: 'text/html',

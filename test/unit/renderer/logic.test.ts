@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { arrivals, listQueryFor, nextSelection, visibleRows } from '../../../src/renderer/src/features/inbox/slice.ts';
 import type { Email } from '../../../src/shared/domain/email.ts';
 import { actionFor, SHORTCUTS } from '../../../src/renderer/src/features/keyboard/shortcuts.ts';
-import { formatAvailable, preferredFormat } from '../../../src/renderer/src/features/message/slice.ts';
+import { preferredFormat } from '../../../src/shared/domain/email.ts';
+import { formatAvailable } from '../../../src/renderer/src/features/message/slice.ts';
 
 const key = (k: string, extra: Partial<{ ctrlKey: boolean; inField: boolean }> = {}) => ({
   key: k, ctrlKey: false, metaKey: false, altKey: false, inField: false, ...extra,

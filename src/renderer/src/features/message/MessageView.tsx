@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
@@ -9,7 +9,7 @@ import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
 import { linkMismatch } from './link-check.ts';
-import { emailDocument, hasInlineImages, sanitizeEmailHtml } from './sanitize.ts';
+import { emailDocument, hasInlineImages, sanitizeEmailHtmlCached } from './sanitize.ts';
 import { clipHtml, clipText, sizeOfChars, type Clipped } from './clip.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
@@ -49,24 +49,60 @@ function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
 function HtmlBody({ html, email }: { html: string; email: Email }) {
   const allowRemote = useStore((s) => Boolean(s.remoteAllowed[email.id]));
   const allow = useStore((s) => s.allowRemote);
-  const frame = useRef<HTMLIFrameElement>(null);
   const inline = useStore((s) => s.inlineImages[email.id]);
   const loadInline = useStore((s) => s.loadInlineImages);
   const wantsInline = useMemo(() => hasInlineImages(html), [html]);
   useEffect(() => {
     if (wantsInline && inline === undefined) void loadInline(email.id);
   }, [wantsInline, inline, loadInline, email.id]);
-  const sanitized = useMemo(() => sanitizeEmailHtml(html, { allowRemote, inline }), [html, allowRemote, inline]);
+  const sanitized = useMemo(() => sanitizeEmailHtmlCached(html, { allowRemote, inline }), [html, allowRemote, inline]);
+
+  if (!sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
+  return (
+    <>
+      {sanitized.blockedRemote > 0 && !allowRemote && (
+        <div className="remote-banner" role="status">
+          {sanitized.blockedRemote} remote {sanitized.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
+          <button type="button" onClick={allow}>
+            Load remote content (i)
+          </button>
+        </div>
+      )}
+      {/* A frame's policy is fixed when it loads: a new one only when remote content is allowed. */}
+      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={sanitized.html} allowRemote={allowRemote} />
+    </>
+  );
+}
+
+/**
+ * One long-lived frame: each email replaces its body, so going to the next
+ * email costs the email's own layout, not a new document. allow-same-origin
+ * without allow-scripts: nothing in the email can run, and the app can still
+ * write the body, size the frame and route link clicks to the system browser.
+ * Links carry no href (sanitize.ts), so nothing in the email can navigate it.
+ */
+function EmailFrame({ clean, allowRemote }: { clean: string; allowRemote: boolean }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [loaded, setLoaded] = useState(false);
+  const shell = useMemo(() => emailDocument('', allowRemote), [allowRemote]);
   // Where a link goes, shown while it is hovered or focused (a status line, as in a browser).
   const [linkTarget, setLinkTarget] = useState<string | null>(null);
 
-  // allow-same-origin without allow-scripts: nothing in the email can run, and
-  // the app can still size the frame and route link clicks to the system browser.
-  // Links carry no href (sanitize.ts), so a click before this runs goes nowhere.
+  const fit = () => {
+    const doc = frame.current?.contentDocument;
+    if (doc && frame.current) frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
+  };
+
+  useLayoutEffect(() => {
+    const doc = frame.current?.contentDocument;
+    if (!loaded || !doc) return;
+    doc.body.innerHTML = clean;
+    fit();
+  }, [loaded, clean]);
+
   const onLoad = () => {
     const doc = frame.current?.contentDocument;
     if (!doc || !frame.current) return;
-    frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
     const follow = (target: EventTarget | null) => {
       const link = (target as Element | null)?.closest?.('[data-href]');
       if (!link) return false;
@@ -87,6 +123,8 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
     doc.addEventListener('focusin', show);
     doc.addEventListener('mouseleave', () => setLinkTarget(null));
     doc.addEventListener('focusout', () => setLinkTarget(null));
+    // Images (data: and, when allowed, remote) change the height as they arrive.
+    doc.addEventListener('load', fit, true);
     // Shortcuts keep working after a click into the email: keys go on to the app.
     doc.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && follow(event.target)) {
@@ -97,26 +135,18 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
       const forwarded = new KeyboardEvent('keydown', { key, ctrlKey, metaKey, altKey, shiftKey, cancelable: true });
       if (!window.dispatchEvent(forwarded)) event.preventDefault();
     });
+    setLoaded(true);
   };
 
-  if (!sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
   return (
     <>
-      {sanitized.blockedRemote > 0 && !allowRemote && (
-        <div className="remote-banner" role="status">
-          {sanitized.blockedRemote} remote {sanitized.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
-          <button type="button" onClick={allow}>
-            Load remote content (i)
-          </button>
-        </div>
-      )}
       <iframe
         ref={frame}
         className="html-body"
         title="Email content"
         sandbox="allow-same-origin"
         referrerPolicy="no-referrer"
-        srcDoc={emailDocument(sanitized.html, allowRemote)}
+        srcDoc={shell}
         onLoad={onLoad}
       />
       {linkTarget && (
@@ -208,6 +238,11 @@ export function MessageView() {
   const openId = useStore((s) => s.openId);
   const headers = useStore((s) => s.headers);
   const { showHeaders, setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage } = useStore.getState();
+  const pane = useRef<HTMLElement>(null);
+  // Each email opens at its top (the frame and the pane outlive the email).
+  useLayoutEffect(() => {
+    pane.current?.scrollTo({ top: 0 });
+  }, [openId]);
 
   if (!openId) {
     return (
@@ -217,7 +252,7 @@ export function MessageView() {
     );
   }
   return (
-    <section className="message-pane" aria-label="Message">
+    <section className="message-pane" aria-label="Message" ref={pane}>
       <AttachmentChooser />
       {error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
       {email && (

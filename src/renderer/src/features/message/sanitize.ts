@@ -1,4 +1,5 @@
 import DOMPurify from 'dompurify';
+import { clipHtml } from './clip.ts';
 import { measureHtml, type HtmlMeasure } from './html-measure.ts';
 
 /**
@@ -187,4 +188,34 @@ export function emailDocument(clean: string, allowRemote: boolean): string {
 <meta name="referrer" content="no-referrer">
 <style>html,body{margin:0;padding:0}body{padding:16px;font:14px/1.5 system-ui,sans-serif;color:#1d1f23;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}img[data-blocked]{display:inline-block;min-width:16px;min-height:16px;background:#eee;outline:1px dashed #bbb}a,a[data-href]{color:#0b57d0;text-decoration:underline;cursor:pointer}a[data-href]:focus{outline:2px solid #0b57d0;outline-offset:1px}pre{white-space:pre-wrap}</style>
 </head><body>${clean}</body></html>`;
+}
+
+/** The last few outcomes, by remote setting and HTML: an email sanitized ahead opens without sanitizing again. */
+const recent = new Map<string, SanitizeOutcome>();
+const RECENT_MAX = 6;
+
+export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
+  // Inline images are per email and short-lived: those are not kept.
+  if (options.inline) return sanitizeEmailHtml(dirty, options);
+  const key = `${options.allowRemote ? 'remote' : 'local'}:${dirty}`;
+  const known = recent.get(key);
+  if (known) {
+    recent.delete(key);
+    recent.set(key, known);
+    return known;
+  }
+  const outcome = sanitizeEmailHtml(dirty, options);
+  recent.set(key, outcome);
+  for (const oldest of recent.keys()) {
+    if (recent.size <= RECENT_MAX) break;
+    recent.delete(oldest);
+  }
+  return outcome;
+}
+
+/** Sanitizes a fetched-ahead body (as the reader will show it: clipped) when the app is idle. */
+export function presanitize(html: string): void {
+  const shown = clipHtml(html).content;
+  if (hasInlineImages(shown)) return;
+  requestIdleCallback(() => sanitizeEmailHtmlCached(shown, { allowRemote: false }), { timeout: 1000 });
 }

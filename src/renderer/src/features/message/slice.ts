@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
-import type { BodyFormat, Email, EmailBody } from '../../../../shared/domain/email.ts';
+import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
@@ -31,18 +31,31 @@ export interface MessageSlice {
   saveAttachment: (attachmentId: string) => Promise<void>;
 }
 
-/** The first format an email has, in the order a reader wants them. Pure. */
-export function preferredFormat(email: Pick<Email, 'has_html' | 'has_text'>): BodyFormat {
-  if (email.has_html) return 'html';
-  if (email.has_text) return 'text';
-  return 'raw';
-}
-
 export function formatAvailable(email: Pick<Email, 'has_html' | 'has_text'>, format: BodyFormat): boolean {
   return format === 'raw' || (format === 'html' ? email.has_html : email.has_text);
 }
 
 let messageSequence = 0;
+
+/**
+ * Bodies fetched ahead for the emails next to the open one (prefetchNext), so
+ * that opening one of them is a single store update with no bridge call.
+ */
+const prepared = new Map<string, EmailBody>();
+const PREPARED_MAX = 6;
+
+export function keepPrepared(id: string, body: EmailBody): void {
+  prepared.delete(id);
+  prepared.set(id, body);
+  for (const oldest of prepared.keys()) {
+    if (prepared.size <= PREPARED_MAX) break;
+    prepared.delete(oldest);
+  }
+}
+
+export function isPrepared(id: string): boolean {
+  return prepared.has(id);
+}
 
 export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = (set, get) => ({
   openId: null,
@@ -75,16 +88,30 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     const sequence = ++messageSequence;
     // The header shows the email being opened at once (its list record), never the previous one.
     const known = get().list?.data.find((e) => e.id === id) ?? null;
-    set({ openId: id, selectedId: id, email: known, headers: null, attachmentChooserOpen: false, messageLoading: true, messageError: null, body: null });
+    const opening = { openId: id, selectedId: id, headers: null, attachmentChooserOpen: false, messageError: null };
+    const ready = known ? prepared.get(id) : undefined;
+    if (known && ready && ready.format === preferredFormat(known)) {
+      // Fetched ahead: the email shows in this one update.
+      set({ ...opening, email: known, format: ready.format, body: ready, messageLoading: false });
+      get().prefetchNext();
+      // The JSON read is what marks it read on the server; a read email has nothing to learn.
+      if (known.read === null) {
+        void call('getEmail', { id }).then(
+          (email) => {
+            if (sequence === messageSequence) set({ email });
+            get().patchListEmail(email);
+          },
+          () => undefined,
+        );
+      }
+      return;
+    }
+    set({ ...opening, email: known, messageLoading: true, body: null });
     try {
-      const email = await call('getEmail', { id });
+      const { email, body } = await call('openEmail', { id });
       if (sequence !== messageSequence) return;
-      const format = preferredFormat(email);
-      set({ email, format });
+      set({ email, format: body.format, body, messageLoading: false });
       get().patchListEmail(email);
-      const body = await call('getEmailBody', { id, format });
-      if (sequence !== messageSequence) return;
-      set({ body, messageLoading: false });
       get().clearOutage();
       get().prefetchNext();
     } catch (error) {
