@@ -15,6 +15,7 @@ import {
   type Results,
 } from '../shared/contract.ts';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
+import { clipBody } from '../shared/domain/clip.ts';
 import { preferredFormat } from '../shared/domain/email.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
@@ -242,11 +243,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return null;
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
-    getEmailBody: ({ id, format }) => withClient((c) => c.getEmailBody(id, format)),
+    getEmailBody: ({ id, format, whole }) => withClient(async (c) => (whole ? c.getEmailBody(id, format) : clipBody(await c.getEmailBody(id, format)))),
     openEmail: ({ id }) =>
       withClient(async (c) => {
         const email = await c.getEmail(id, { view: 'message' });
-        return { email, body: await c.getEmailBody(id, preferredFormat(email)) };
+        return { email, body: clipBody(await c.getEmailBody(id, preferredFormat(email))) };
       }),
     deleteEmail: ({ id, undoMs }) => deleteSoon('email', id, undoMs, (c) => c.deleteEmail(id)),
     undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(deferredKey(kind ?? 'email', id)) }),

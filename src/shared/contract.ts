@@ -122,7 +122,8 @@ export const contract = {
   /** The list the user looks at (null: none), and whether the window is visible: main polls it. */
   watchList: z.object({ query: ListQuerySchema.nullable(), visible: z.boolean() }).strict(),
   getEmail: z.object({ id: Id }).strict(),
-  getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']) }).strict(),
+  /** Clipped past 100 KB (clip.ts) unless `whole`. */
+  getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']), whole: z.boolean().optional() }).strict(),
   /** The record (a first read marks it read) and its body in the format a reader wants first: one call per open. */
   openEmail: z.object({ id: Id }).strict(),
   /** `undoMs`: the DELETE waits this long for an undoDelete (main flushes it on quit). */

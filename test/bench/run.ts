@@ -170,6 +170,26 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   rows.push([`service RSS with ${k(large)} emails, after all of the above`, `${large.rssMiB.toFixed(0)} MiB`, `${k(small)}: ${small.rssMiB.toFixed(0)} MiB`, `goal <= 300 MB: ${verdict(large.rssMiB * 1.048576 <= 300)}`]);
 }
 
+// 8. The reader in Chromium (test/bench/reader.ts, its own process): next
+// email, opening from the list, big mail. Needs the built renderer.
+{
+  const { execFileSync } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  if (!existsSync('out/renderer/index.html')) execFileSync('npx', ['electron-vite', 'build'], { stdio: 'ignore' });
+  const output = execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', 'test/bench/reader.ts'], { encoding: 'utf8' });
+  const r = JSON.parse(output.trim().split('\n').at(-1)!) as {
+    floorP95: number; nextPrefetchedP50: number; nextPrefetchedP95: number; coldOpenP50: number; coldOpenP95: number;
+    html2mbFirstScreen: number; html5mbFirstScreen: number; html5mbLongestTask: number; html5mbKeyHonoured: boolean; text10mbFirstScreen: number;
+  };
+  const floor = `a key that changes nothing, to its frame: p95 ${ms(r.floorP95)}`;
+  rows.push(['next email, reader open, fetched ahead (j/k, 1,000 emails), to its painted frame', `p50 ${ms(r.nextPrefetchedP50)}, p95 ${ms(r.nextPrefetchedP95)}`, floor, `goal p95 <= 16 ms: ${verdict(r.nextPrefetchedP95 <= 16)}`]);
+  rows.push(['an email opened from the list, nothing fetched ahead', `p50 ${ms(r.coldOpenP50)}, p95 ${ms(r.coldOpenP95)}`, floor, `goal p95 <= 100 ms: ${verdict(r.coldOpenP95 <= 100)}`]);
+  rows.push(['a 2 MB HTML newsletter, Enter to its first screen', ms(r.html2mbFirstScreen), floor, `goal <= 300 ms: ${verdict(r.html2mbFirstScreen <= 300)}`]);
+  rows.push(['a 5 MB HTML newsletter: first screen, and the longest task meanwhile', `${ms(r.html5mbFirstScreen)}; longest task ${ms(r.html5mbLongestTask)}`, floor, `goal no task > 50 ms: ${verdict(r.html5mbLongestTask <= 50)}`]);
+  rows.push(['j pressed while the 5 MB newsletter opens', r.html5mbKeyHonoured ? 'moved the selection' : 'ignored', '', `goal honoured: ${verdict(r.html5mbKeyHonoured)}`]);
+  rows.push(['a 10 MB text body, Enter to its first screen', ms(r.text10mbFirstScreen), floor, `goal <= 300 ms: ${verdict(r.text10mbFirstScreen <= 300)}`]);
+}
+
 const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
 console.log(`Inbox Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`);
 for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  |  '));

@@ -133,4 +133,6 @@ export interface EmailBody {
   format: BodyFormat;
   contentType: string;
   content: string;
+  /** Set when `content` is the clipped start of the body (clip.ts): the whole body's length. */
+  total?: number;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { BodyFormat, Email } from '../../../../shared/domain/email.ts';
+import type { BodyFormat, Email, EmailBody } from '../../../../shared/domain/email.ts';
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { Modal } from '../../Modal.tsx';
@@ -9,8 +9,8 @@ import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
 import { linkMismatch } from './link-check.ts';
-import { emailDocument, hasInlineImages, sanitizeEmailHtmlCached } from './sanitize.ts';
-import { clipHtml, clipText, sizeOfChars, type Clipped } from './clip.ts';
+import { emailDocument, hasInlineImages, sanitizedAlready, sanitizeEmailHtmlCached, type SanitizeOutcome } from './sanitize.ts';
+import { sizeOfChars } from '../../../../shared/domain/clip.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'html', label: 'HTML', key: '1' },
@@ -55,8 +55,10 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
   useEffect(() => {
     if (wantsInline && inline === undefined) void loadInline(email.id);
   }, [wantsInline, inline, loadInline, email.id]);
-  const sanitized = useMemo(() => sanitizeEmailHtmlCached(html, { allowRemote, inline }), [html, allowRemote, inline]);
+  const sanitized = useSanitized(html, allowRemote, inline);
 
+  // Until it is sanitized the frame stays, blank: it outlives the email.
+  if (!sanitized) return <EmailFrame key={allowRemote ? 'remote' : 'local'} clean="" allowRemote={allowRemote} />;
   if (!sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
   return (
     <>
@@ -72,6 +74,26 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
       <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={sanitized.html} allowRemote={allowRemote} />
     </>
   );
+}
+
+const SANITIZE_AT_ONCE_CHARS = 20_000;
+
+/**
+ * The sanitized body: at once when it was sanitized ahead (a neighbour of the
+ * last email), otherwise in a task of its own after the header has painted,
+ * so that sanitizing and laying out a long email are two tasks, not one.
+ */
+function useSanitized(html: string, allowRemote: boolean, inline: Record<string, string> | undefined): SanitizeOutcome | null {
+  // A short email costs less to sanitize than a task's round trip: done at once.
+  const ready = sanitizedAlready(html, { allowRemote, inline }) ?? (html.length < SANITIZE_AT_ONCE_CHARS ? sanitizeEmailHtmlCached(html, { allowRemote, inline }) : undefined);
+  const [computed, setComputed] = useState<{ html: string; allowRemote: boolean; inline?: Record<string, string>; outcome: SanitizeOutcome } | null>(null);
+  useEffect(() => {
+    if (ready) return;
+    const timer = setTimeout(() => setComputed({ html, allowRemote, inline, outcome: sanitizeEmailHtmlCached(html, { allowRemote, inline }) }), 0);
+    return () => clearTimeout(timer);
+  }, [html, allowRemote, inline, ready]);
+  if (ready) return ready;
+  return computed && computed.html === html && computed.allowRemote === allowRemote && computed.inline === inline ? computed.outcome : null;
 }
 
 /**
@@ -158,32 +180,17 @@ function EmailFrame({ clean, allowRemote }: { clean: string; allowRemote: boolea
   );
 }
 
-function ClipNotice({ clip, onShowWhole }: { clip: Clipped; onShowWhole: () => void }) {
-  if (!clip.clipped) return null;
+/** Main sends a long body clipped (clip.ts); the whole of it is one button away. */
+function ClipNotice({ body }: { body: EmailBody }) {
+  const showWhole = useStore((s) => s.showWholeBody);
+  if (body.total === undefined) return null;
   return (
     <div className="clip-notice" role="status">
-      [Message clipped: showing {sizeOfChars(clip.content.length)} of {sizeOfChars(clip.total)}]
-      <button type="button" onClick={onShowWhole}>
+      [Message clipped: showing {sizeOfChars(body.content.length)} of {sizeOfChars(body.total)}]
+      <button type="button" onClick={() => void showWhole()}>
         Show the whole message
       </button>
     </div>
-  );
-}
-
-/** A long body, clipped until the whole of it is asked for (clip.ts). */
-function Body({ format, content, email }: { format: BodyFormat; content: string; email: Email }) {
-  const [wholeOf, setWholeOf] = useState<string | null>(null);
-  const whole = wholeOf === `${email.id}:${format}`;
-  const clip = useMemo(
-    () => (whole ? { content, clipped: false, total: content.length } : format === 'html' ? clipHtml(content) : clipText(content)),
-    [content, format, whole],
-  );
-  const showWhole = () => setWholeOf(`${email.id}:${format}`);
-  return (
-    <>
-      {format === 'html' ? <HtmlBody html={clip.content} email={email} /> : <pre className={`plain ${format}`}>{clip.content}</pre>}
-      <ClipNotice clip={clip} onShowWhole={showWhole} />
-    </>
   );
 }
 
@@ -340,7 +347,9 @@ export function MessageView() {
           </table>
         )}
         {loading && !body && <p className="empty">Loading…</p>}
-        {!headers && body && email && <Body format={body.format} content={body.content} email={email} />}
+        {!headers && body && email && body.format === 'html' && <HtmlBody html={body.content} email={email} />}
+        {!headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
+        {!headers && body && <ClipNotice body={body} />}
       </div>
     </section>
   );

@@ -1,5 +1,4 @@
 import DOMPurify from 'dompurify';
-import { clipHtml } from './clip.ts';
 import { measureHtml, type HtmlMeasure } from './html-measure.ts';
 
 /**
@@ -50,22 +49,26 @@ function urlsAllowed(value: string, allowRemote: boolean): { ok: boolean; remote
   return { ok, remote };
 }
 
-/** Cleans one parsed declaration block in place. */
-function cleanStyle(style: CSSStyleDeclaration, allowRemote: boolean, count: Count): void {
+/** Cleans one parsed declaration block in place; answers whether it took anything out. */
+function cleanStyle(style: CSSStyleDeclaration, allowRemote: boolean, count: Count): boolean {
+  let removed = false;
   for (let i = style.length - 1; i >= 0; i--) {
     const name = style.item(i);
     const value = style.getPropertyValue(name);
     if (name === 'position' && /fixed|sticky/i.test(value)) {
       style.removeProperty(name);
+      removed = true;
       continue;
     }
     if (!LOADS.test(value)) continue;
     const verdict = urlsAllowed(value, allowRemote);
     if (!verdict.ok) {
       style.removeProperty(name);
+      removed = true;
       count(verdict.remote);
     }
   }
+  return removed;
 }
 
 /** Rules are rebuilt from the browser's own parse: what it cannot parse never reaches the frame. */
@@ -116,14 +119,20 @@ export function hasInlineImages(html: string): boolean {
   return /src\s*=\s*["']?\s*cid:/i.test(html);
 }
 
+let purifier: ReturnType<typeof DOMPurify> | null = null;
+
 export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
   const measure = measureHtml(dirty);
   if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
 
-  const purify = DOMPurify(window);
+  // One instance, its hooks set for this call: making an instance costs more than a short email.
+  purifier ??= DOMPurify(window);
+  const purify = purifier;
+  purify.removeAllHooks();
   // A document without a browsing context: parsing a style attribute here loads nothing.
   const scratch = document.implementation.createHTMLDocument('').createElement('div');
   let blocked = 0;
+  const cleanedStyles = new Map<string, { cleaned: string; blocked: number }>();
   const count: Count = (n = 1) => {
     blocked += n;
   };
@@ -141,11 +150,21 @@ export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean
   purify.addHook('afterSanitizeAttributes', (node) => {
     const element = node as Element;
     if (element.hasAttribute('style')) {
-      scratch.setAttribute('style', element.getAttribute('style') ?? '');
-      cleanStyle(scratch.style, options.allowRemote, count);
-      const cleaned = scratch.getAttribute('style') ?? '';
-      if (cleaned) element.setAttribute('style', cleaned);
-      else element.removeAttribute('style');
+      const original = element.getAttribute('style') ?? '';
+      // Newsletters repeat the same few style attributes on every cell: each is parsed once.
+      let done = cleanedStyles.get(original);
+      if (done) {
+        count(done.blocked);
+      } else {
+        const before = blocked;
+        scratch.setAttribute('style', original);
+        // Nothing taken out: the original stands (the frame parses it into the very same declarations).
+        const cleaned = cleanStyle(scratch.style, options.allowRemote, count) ? (scratch.getAttribute('style') ?? '') : original;
+        done = { cleaned, blocked: blocked - before };
+        cleanedStyles.set(original, done);
+      }
+      if (!done.cleaned) element.removeAttribute('style');
+      else if (done.cleaned !== original) element.setAttribute('style', done.cleaned);
     }
     if (element.tagName === 'IMG') {
       const src = element.getAttribute('src') ?? '';
@@ -194,16 +213,26 @@ export function emailDocument(clean: string, allowRemote: boolean): string {
 const recent = new Map<string, SanitizeOutcome>();
 const RECENT_MAX = 6;
 
-export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
-  // Inline images are per email and short-lived: those are not kept.
-  if (options.inline) return sanitizeEmailHtml(dirty, options);
-  const key = `${options.allowRemote ? 'remote' : 'local'}:${dirty}`;
+const recentKey = (dirty: string, allowRemote: boolean) => `${allowRemote ? 'remote' : 'local'}:${dirty}`;
+
+/** An outcome already at hand (sanitized ahead), or undefined: nothing is computed. */
+export function sanitizedAlready(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome | undefined {
+  if (options.inline) return undefined;
+  const key = recentKey(dirty, options.allowRemote);
   const known = recent.get(key);
   if (known) {
     recent.delete(key);
     recent.set(key, known);
-    return known;
   }
+  return known;
+}
+
+export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
+  const known = sanitizedAlready(dirty, options);
+  if (known) return known;
+  // Inline images are per email and short-lived: those are not kept.
+  if (options.inline) return sanitizeEmailHtml(dirty, options);
+  const key = recentKey(dirty, options.allowRemote);
   const outcome = sanitizeEmailHtml(dirty, options);
   recent.set(key, outcome);
   for (const oldest of recent.keys()) {
@@ -213,9 +242,8 @@ export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: b
   return outcome;
 }
 
-/** Sanitizes a fetched-ahead body (as the reader will show it: clipped) when the app is idle. */
+/** Sanitizes a body fetched ahead when the app is idle. */
 export function presanitize(html: string): void {
-  const shown = clipHtml(html).content;
-  if (hasInlineImages(shown)) return;
-  requestIdleCallback(() => sanitizeEmailHtmlCached(shown, { allowRemote: false }), { timeout: 1000 });
+  if (hasInlineImages(html)) return;
+  requestIdleCallback(() => sanitizeEmailHtmlCached(html, { allowRemote: false }), { timeout: 1000 });
 }

@@ -17,6 +17,8 @@ export interface MessageSlice {
   remoteAllowed: Record<string, true>;
   openMessage: (id?: string) => Promise<void>;
   setFormat: (format: BodyFormat) => Promise<void>;
+  /** Replaces a clipped body with the whole of it. */
+  showWholeBody: () => Promise<void>;
   /** The Headers view: the raw message's header section, as a table. */
   headers: { name: string; value: string }[] | null;
   showHeaders: () => Promise<void>;
@@ -165,6 +167,21 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
       const body = await call('getEmailBody', { id: email.id, format });
       if (sequence !== messageSequence) return;
       set({ body, messageLoading: false });
+    } catch (error) {
+      if (sequence !== messageSequence) return;
+      set({ messageLoading: false, messageError: asBridgeError(error) });
+    }
+  },
+
+  showWholeBody: async () => {
+    const { email, body } = get();
+    if (!email || !body || body.total === undefined) return;
+    const sequence = ++messageSequence;
+    set({ messageLoading: true, messageError: null });
+    try {
+      const whole = await call('getEmailBody', { id: email.id, format: body.format, whole: true });
+      if (sequence !== messageSequence) return;
+      set({ body: whole, messageLoading: false });
     } catch (error) {
       if (sequence !== messageSequence) return;
       set({ messageLoading: false, messageError: asBridgeError(error) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipHtml, clipText, sizeOfChars } from '../../../src/renderer/src/features/message/clip.ts';
+import { clipHtml, clipText, sizeOfChars } from '../../src/shared/domain/clip.ts';
 
 describe('clipping long bodies', () => {
   it('leaves a body under the limit whole', () => {

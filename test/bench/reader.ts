@@ -1,0 +1,207 @@
+/**
+ * The reader measured as a person uses it: the built renderer in Debian's
+ * Chromium through the test host (test/e2e/host.ts), real keys from
+ * Playwright, times taken inside the page from the key's own timestamp to the
+ * animation frame that paints the change. Needs `electron-vite build` first.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { performance } from 'node:perf_hooks';
+import { startReferenceService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+import { openApp } from '../e2e/host.ts';
+import { percentile } from './scale.ts';
+
+const TOKEN = 'reader-bench';
+
+export interface ReaderFigures {
+  /** A key that changes nothing, to the next frame: the floor any key pays. */
+  floorP95: number;
+  nextPrefetchedP50: number;
+  nextPrefetchedP95: number;
+  coldOpenP50: number;
+  coldOpenP95: number;
+  html2mbFirstScreen: number;
+  html5mbFirstScreen: number;
+  html5mbLongestTask: number;
+  html5mbKeyHonoured: boolean;
+  text10mbFirstScreen: number;
+}
+
+/** Installs the in-page probe: from a keydown's timestamp to the first animation frame that shows what it asked for. */
+async function installProbe(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { probe: { expect: string | null; results: number[]; longest: number } };
+    w.probe = { expect: null, results: [], longest: 0 };
+    const shows = (text: string) => {
+      const heading = document.querySelector('.message-header h2')?.textContent ?? '';
+      const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Email content"]');
+      const body = frame?.contentDocument?.body?.textContent ?? document.querySelector('pre.plain')?.textContent ?? '';
+      return heading === text && body.includes(text === '' ? '' : `Marker ${text}`);
+    };
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        const expected = w.probe.expect;
+        if (expected === null) return;
+        const started = event.timeStamp;
+        // Checked at each animation frame, just before it paints: the first frame that shows it.
+        const check = () => {
+          if (expected === '' || shows(expected)) w.probe.results.push(performance.now() - started);
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      },
+      { capture: true },
+    );
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.probe.longest = Math.max(w.probe.longest, entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+}
+
+async function timedKey(page: Page, key: string, expect: string): Promise<number> {
+  await page.evaluate((text) => {
+    const w = window as unknown as { probe: { expect: string | null; results: number[] } };
+    w.probe.expect = text;
+    w.probe.results = [];
+  }, expect);
+  await page.keyboard.press(key);
+  const handle = await page.waitForFunction(() => (window as unknown as { probe: { results: number[] } }).probe.results[0], undefined, { timeout: 20_000 });
+  const value = (await handle.jsonValue()) as number;
+  await page.evaluate(() => ((window as unknown as { probe: { expect: string | null } }).probe.expect = null));
+  return value;
+}
+
+const newsletter = (subject: string, bytes: number) => {
+  const row = (i: number) => `<tr><td style="padding:4px;border-bottom:1px solid #eee">Item ${i}</td><td>${'Offer details and terms apply. '.repeat(4)}</td></tr>`;
+  const rows: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const r = row(i);
+    rows.push(r);
+    size += r.length;
+  }
+  return `<h1>Marker ${subject}</h1><table>${rows.join('')}</table>`;
+};
+
+export async function measureReader(): Promise<ReaderFigures> {
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  const team = service.service.team('t');
+  // 1,000 ordinary emails (a few KB of HTML each), newest first by their number.
+  for (let i = 1; i <= 1000; i++) {
+    const subject = `Message ${i}`;
+    const [id] = await service.inject(rawMail({ subject, html: `<h1>Marker ${subject}</h1>${`<p>${'A paragraph of an ordinary email. '.repeat(12)}</p>`.repeat(6)}` }));
+    team.updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000) });
+  }
+  const big = [
+    { subject: 'Big text', text: `Marker Big text\n${Array.from({ length: 170_000 }, (_, i) => `log line ${i}: ${'x'.repeat(50)}`).join('\n')}` },
+    { subject: 'Big 5 MB', html: newsletter('Big 5 MB', 5_000_000) },
+    { subject: 'Big 2 MB', html: newsletter('Big 2 MB', 2_000_000) },
+  ];
+  for (const [i, mail] of big.entries()) {
+    const [id] = await service.inject(rawMail(mail));
+    team.updateEmail(id!, { createdAt: new Date(Date.UTC(2025, 0, 1 + i)) });
+  }
+
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const app = await openApp(browser, { baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport: { width: 1280, height: 800 } });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Message 1000' }).waitFor();
+    await installProbe(page);
+
+    const floor: number[] = [];
+    for (let i = 0; i < 30; i++) floor.push(await timedKey(page, 'F9', ''));
+
+    // Opened from the list, nothing fetched ahead: Esc, move three rows, Enter (page 1 has 25 rows).
+    const subjectAt = (row: number) => `Message ${1001 - row}`;
+    const cold: number[] = [];
+    let row = 1;
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: subjectAt(row), exact: true }).waitFor();
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Escape');
+      for (let k = 0; k < 3; k++) await page.keyboard.press('j');
+      row += 3;
+      cold.push(await timedKey(page, 'Enter', subjectAt(row)));
+    }
+
+    // k up to the top, then j down to the bottom, with the reader open, each
+    // time after the neighbours were fetched ahead and sanitized.
+    const next: number[] = [];
+    const step = async (key: 'j' | 'k') => {
+      await page.waitForTimeout(250);
+      row += key === 'j' ? 1 : -1;
+      next.push(await timedKey(page, key, subjectAt(row)));
+    };
+    while (row > 1) await step('k');
+    while (row < 25) await step('j');
+
+    // Big mail, found by a search and opened from the list.
+    const html2mbFirstScreen = await openFound(page, 'Big 2 MB');
+    const text10mbFirstScreen = await openFound(page, 'Big text');
+    await resetLongest(page);
+    const html5mbFirstScreen = await openFound(page, 'Big 5 MB');
+    await page.waitForTimeout(300);
+    const html5mbLongestTask = await page.evaluate(() => (window as unknown as { probe: { longest: number } }).probe.longest);
+    const html5mbKeyHonoured = await keyDuringOpen(page);
+    await app.close();
+    return {
+      floorP95: percentile(floor, 95),
+      nextPrefetchedP50: percentile(next, 50),
+      nextPrefetchedP95: percentile(next, 95),
+      coldOpenP50: percentile(cold, 50),
+      coldOpenP95: percentile(cold, 95),
+      html2mbFirstScreen,
+      html5mbFirstScreen,
+      html5mbLongestTask,
+      html5mbKeyHonoured,
+      text10mbFirstScreen,
+    };
+  } finally {
+    await browser.close();
+    await service.close();
+  }
+}
+
+const selected = (page: Page, subject: string) =>
+  page.getByRole('listbox', { name: 'Emails' }).locator('[aria-selected="true"]').filter({ hasText: subject });
+
+/** Closes the reader and searches (Enter in the box runs it and goes to the results), then selects the top row. */
+async function search(page: Page, text: string, first: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('/');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(text);
+  await page.keyboard.press('Enter');
+  await page.getByRole('option').filter({ hasText: first }).first().waitFor();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('k');
+  await selected(page, first).waitFor();
+}
+
+/** Enter on a big email found by its subject, to its first screen. */
+async function openFound(page: Page, subject: string): Promise<number> {
+  await search(page, subject, subject);
+  return timedKey(page, 'Enter', subject);
+}
+
+async function resetLongest(page: Page): Promise<void> {
+  await page.evaluate(() => ((window as unknown as { probe: { longest: number } }).probe.longest = 0));
+}
+
+/** Enter on the 5 MB email and j at once: whether j moved the selection and the reader followed. */
+async function keyDuringOpen(page: Page): Promise<boolean> {
+  // Newest first: Big 2 MB, Big 5 MB, Big text.
+  await search(page, 'Big', 'Big 2 MB');
+  await page.keyboard.press('j');
+  await selected(page, 'Big 5 MB').waitFor();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('j');
+  await page.getByRole('heading', { name: 'Big text', exact: true }).waitFor({ timeout: 20_000 });
+  return (await selected(page, 'Big text').count()) === 1;
+}
+
+// Run on its own by run.ts (npm run bench): prints the figures as JSON.
+if (process.argv[1]?.endsWith('reader.ts')) {
+  console.log(JSON.stringify(await measureReader()));
+  process.exit(0);
+}
