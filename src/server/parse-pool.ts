@@ -13,7 +13,8 @@ export interface ParsePool {
 }
 
 export function startParsePool(): ParsePool {
-  const worker = new Worker(new URL('./parse-worker.ts', import.meta.url));
+  // Its young generation is bounded (V8's default grows it further), since all of it is resident.
+  const worker = new Worker(new URL('./parse-worker.ts', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
   worker.unref();
   const waiting = new Map<number, { resolve: (parsed: ParsedMessage) => void; reject: (error: Error) => void }>();
   let next = 0;

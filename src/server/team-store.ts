@@ -214,7 +214,8 @@ export class TeamStore {
       // Checkpoints (copying the log into the database, with an fsync) run on a
       // connection of their own in another thread, never inside a commit here.
       this.db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 2000;');
-      this.checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file } });
+      // It holds no data: the smallest heap V8 allows.
+      this.checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
       this.checkpointer.unref();
     }
     const rows = this.sql('SELECT record FROM automations ORDER BY position').all() as { record: string }[];
