@@ -9,23 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { startReferenceService } from '../../src/server/index.ts';
 import { rawMail } from '../support/mail.ts';
 import { openApp } from '../e2e/host.ts';
+import type { ReaderFigures } from './reader-figures.ts';
 import { percentile } from './scale.ts';
 
 const TOKEN = 'reader-bench';
 
-export interface ReaderFigures {
-  /** A key that changes nothing, to the next frame: the floor any key pays. */
-  floorP95: number;
-  nextPrefetchedP50: number;
-  nextPrefetchedP95: number;
-  coldOpenP50: number;
-  coldOpenP95: number;
-  html2mbFirstScreen: number;
-  html5mbFirstScreen: number;
-  html5mbLongestTask: number;
-  html5mbKeyHonoured: boolean;
-  text10mbFirstScreen: number;
-}
 
 /** Installs the in-page probe: from a keydown's timestamp to the first animation frame that shows what it asked for. */
 async function installProbe(page: Page): Promise<void> {

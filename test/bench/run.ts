@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ServiceClient } from '../../src/main/api/client.ts';
 import { startReferenceService } from '../../src/server/index.ts';
+import type { ReaderFigures } from './reader-figures.ts';
 import { INGEST_SESSIONS, measureScale, SEARCH_TERM, type ScaleFigures } from './scale.ts';
 
 if (process.argv.includes('--scale')) {
@@ -177,10 +178,8 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   const { existsSync } = await import('node:fs');
   if (!existsSync('out/renderer/index.html')) execFileSync('npx', ['electron-vite', 'build'], { stdio: 'ignore' });
   const output = execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', 'test/bench/reader.ts'], { encoding: 'utf8' });
-  const r = JSON.parse(output.trim().split('\n').at(-1)!) as {
-    floorP95: number; nextPrefetchedP50: number; nextPrefetchedP95: number; coldOpenP50: number; coldOpenP95: number;
-    html2mbFirstScreen: number; html5mbFirstScreen: number; html5mbLongestTask: number; html5mbKeyHonoured: boolean; text10mbFirstScreen: number;
-  };
+  const r = JSON.parse(output.trim().split('\n').at(-1)!) as ReaderFigures;
+
   const floor = `a key that changes nothing, to its frame: p95 ${ms(r.floorP95)}`;
   // Nothing paints before the next frame: a key that changes nothing shows where that floor is in this run.
   const nextMet = r.nextPrefetchedP95 <= 16 ? 'met' : r.nextPrefetchedP95 <= r.floorP95 ? 'met at the frame floor' : 'missed';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LruCache } from '../../src/main/api/lru.ts';
+import { LruCache } from '../../src/shared/lru.ts';
 
 describe('LRU cache', () => {
   it('evicts the least recently used entry past its count', () => {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { RateLimitState } from '../../shared/contract.ts';
 import type { Automation, AutomationInput } from '../../shared/domain/automation.ts';
@@ -16,7 +17,7 @@ import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/lis
 import { ServiceError } from './errors.ts';
 import { clientFlavor, type ClientFlavor, type Operation } from './flavors/index.ts';
 import { abortableSleep, exchange, type HttpOptions, type RateLimitReading } from './http.ts';
-import { LruCache } from './lru.ts';
+import { LruCache } from '../../shared/lru.ts';
 
 export interface Connection {
   baseUrl: string;
@@ -101,19 +102,6 @@ function validate<S extends z.ZodType>(value: unknown, schema: S, at: (string | 
   return result.data;
 }
 
-/** Deep equality of two parsed JSON values. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
-    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
 /** The raw form: the real service HTML-escapes it; a raw message with no `<` at all was escaped. */
 export function unescapeRawIfEscaped(raw: string): string {
   if (raw.includes('<') || !/&(lt|gt|amp|quot|#0?39);/.test(raw)) return raw;
@@ -162,7 +150,7 @@ export class ServiceClient {
   private readRecord(raw: unknown, at: (string | number)[]): Email {
     const id = (raw as { id?: unknown } | null)?.id;
     const known = typeof id === 'string' ? this.records.get(id) : undefined;
-    if (known && sameJson(known.raw, raw)) return known.email;
+    if (known && isDeepStrictEqual(known.raw, raw)) return known.email;
     const email = validate(raw, EmailSchema, at);
     this.records.set(email.id, { raw, email });
     return email;

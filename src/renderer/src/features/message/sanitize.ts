@@ -1,4 +1,5 @@
 import DOMPurify from 'dompurify';
+import { LruCache } from '../../../../shared/lru.ts';
 import { measureHtml, type HtmlMeasure } from './html-measure.ts';
 
 /**
@@ -210,21 +211,14 @@ export function emailDocument(clean: string, allowRemote: boolean): string {
 }
 
 /** The last few outcomes, by remote setting and HTML: an email sanitized ahead opens without sanitizing again. */
-const recent = new Map<string, SanitizeOutcome>();
-const RECENT_MAX = 6;
+const recent = new LruCache<string, SanitizeOutcome>({ maxEntries: 6 });
 
 const recentKey = (dirty: string, allowRemote: boolean) => `${allowRemote ? 'remote' : 'local'}:${dirty}`;
 
 /** An outcome already at hand (sanitized ahead), or undefined: nothing is computed. */
 export function sanitizedAlready(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome | undefined {
   if (options.inline) return undefined;
-  const key = recentKey(dirty, options.allowRemote);
-  const known = recent.get(key);
-  if (known) {
-    recent.delete(key);
-    recent.set(key, known);
-  }
-  return known;
+  return recent.get(recentKey(dirty, options.allowRemote));
 }
 
 export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
@@ -235,10 +229,6 @@ export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: b
   const key = recentKey(dirty, options.allowRemote);
   const outcome = sanitizeEmailHtml(dirty, options);
   recent.set(key, outcome);
-  for (const oldest of recent.keys()) {
-    if (recent.size <= RECENT_MAX) break;
-    recent.delete(oldest);
-  }
   return outcome;
 }
 

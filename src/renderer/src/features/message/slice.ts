@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
+import { LruCache } from '../../../../shared/lru.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
 import type { AppState } from '../../store.ts';
@@ -43,16 +44,10 @@ let messageSequence = 0;
  * Bodies fetched ahead for the emails next to the open one (prefetchNext), so
  * that opening one of them is a single store update with no bridge call.
  */
-const prepared = new Map<string, EmailBody>();
-const PREPARED_MAX = 6;
+const prepared = new LruCache<string, EmailBody>({ maxEntries: 6 });
 
 export function keepPrepared(id: string, body: EmailBody): void {
-  prepared.delete(id);
   prepared.set(id, body);
-  for (const oldest of prepared.keys()) {
-    if (prepared.size <= PREPARED_MAX) break;
-    prepared.delete(oldest);
-  }
 }
 
 export function isPrepared(id: string): boolean {

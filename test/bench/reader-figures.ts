@@ -1,0 +1,14 @@
+/** What test/bench/reader.ts prints (as JSON) for run.ts: kept apart, as reader.ts needs the DOM's types. */
+export interface ReaderFigures {
+  /** A key that changes nothing, to the next frame: the floor any key pays. */
+  floorP95: number;
+  nextPrefetchedP50: number;
+  nextPrefetchedP95: number;
+  coldOpenP50: number;
+  coldOpenP95: number;
+  html2mbFirstScreen: number;
+  html5mbFirstScreen: number;
+  html5mbLongestTask: number;
+  html5mbKeyHonoured: boolean;
+  text10mbFirstScreen: number;
+}
