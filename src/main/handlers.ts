@@ -246,8 +246,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     getEmailBody: ({ id, format, whole }) => withClient(async (c) => (whole ? c.getEmailBody(id, format) : clipBody(await c.getEmailBody(id, format)))),
     openEmail: ({ id }) =>
       withClient(async (c) => {
+        // The list told main which formats it has: record and body are asked for together.
+        const known = c.knownEmail(id);
+        const early = known ? c.getEmailBody(id, preferredFormat(known)).catch(() => null) : null;
         const email = await c.getEmail(id, { view: 'message' });
-        return { email, body: clipBody(await c.getEmailBody(id, preferredFormat(email))) };
+        const format = preferredFormat(email);
+        const earlyBody = await early;
+        const body = earlyBody?.format === format ? earlyBody : await c.getEmailBody(id, format);
+        return { email, body: clipBody(body) };
       }),
     deleteEmail: ({ id, undoMs }) => deleteSoon('email', id, undoMs, (c) => c.deleteEmail(id)),
     undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(deferredKey(kind ?? 'email', id)) }),

@@ -346,8 +346,11 @@ export function MessageView() {
             </tbody>
           </table>
         )}
-        {loading && !body && <p className="empty">Loading…</p>}
-        {!headers && body && email && body.format === 'html' && <HtmlBody html={body.content} email={email} />}
+        {loading && !body && !email?.has_html && <p className="empty">Loading…</p>}
+        {/* An HTML email's frame is made while its body is on the way, and the body then fills it. */}
+        {!headers && email && (body ? body.format === 'html' : loading && email.has_html) && (
+          <HtmlBody html={body?.format === 'html' ? body.content : ''} email={email} />
+        )}
         {!headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
         {!headers && body && <ClipNotice body={body} />}
       </div>
