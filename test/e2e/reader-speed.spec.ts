@@ -48,3 +48,35 @@ test('opening an email is one call; the next one, fetched ahead, needs none for 
   await expect(frame.getByRole('heading', { name: 'Body of letter 5' })).toBeVisible();
   expect(calls.filter((c) => c === 'openEmail' || c === 'getEmail')).toEqual([]);
 });
+
+test('a long email opened from the list fills one frame, and Enter on it again fetches and lays out nothing', async ({ openApp }) => {
+  // Past the size sanitized at once: its body is sanitized in a task of its own after the header paints.
+  const [id] = await service.inject(rawMail({ subject: 'Long letter', html: `<h1>Long body</h1>${'<p>A long paragraph of a long letter. </p>'.repeat(1500)}` }));
+  service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, 9, 10)) });
+  const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+  const { page, calls } = app;
+  await expect(page.getByRole('listbox', { name: 'Emails' }).locator('[aria-selected="true"]')).toContainText('Long letter');
+  await page.evaluate(() => {
+    const w = window as unknown as { framesMade: number };
+    w.framesMade = 0;
+    new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) if (node instanceof Element && (node.matches('iframe') || node.querySelector('iframe'))) w.framesMade++;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const framesMade = () => page.evaluate(() => (window as unknown as { framesMade: number }).framesMade);
+
+  await page.keyboard.press('Enter');
+  const frame = page.frameLocator('iframe[title="Email content"]');
+  await expect(frame.getByRole('heading', { name: 'Long body' })).toBeVisible();
+  await expect(frame.locator('p')).toHaveCount(1500);
+  expect(await framesMade()).toBe(1);
+
+  // Enter again on the email already open: no call, no new frame, the same body.
+  await expect.poll(() => calls.includes('getEmailBody')).toBe(true);
+  calls.length = 0;
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  expect(calls).toEqual([]);
+  expect(await framesMade()).toBe(1);
+  await expect(frame.locator('p')).toHaveCount(1500);
+});

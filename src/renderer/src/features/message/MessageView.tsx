@@ -57,12 +57,11 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
   }, [wantsInline, inline, loadInline, email.id]);
   const sanitized = useSanitized(html, allowRemote, inline);
 
-  // Until it is sanitized the frame stays, blank: it outlives the email.
-  if (!sanitized) return <EmailFrame key={allowRemote ? 'remote' : 'local'} clean="" allowRemote={allowRemote} />;
-  if (!sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
+  if (sanitized && !sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
+  // One shape whether or not the body is sanitized yet, so React keeps the frame: it outlives the email, blank meanwhile.
   return (
     <>
-      {sanitized.blockedRemote > 0 && !allowRemote && (
+      {sanitized && sanitized.blockedRemote > 0 && !allowRemote && (
         <div className="remote-banner" role="status">
           {sanitized.blockedRemote} remote {sanitized.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
           <button type="button" onClick={allow}>
@@ -71,7 +70,7 @@ function HtmlBody({ html, email }: { html: string; email: Email }) {
         </div>
       )}
       {/* A frame's policy is fixed when it loads: a new one only when remote content is allowed. */}
-      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={sanitized.html} allowRemote={allowRemote} />
+      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={sanitized?.html ?? ''} allowRemote={allowRemote} />
     </>
   );
 }

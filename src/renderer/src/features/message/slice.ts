@@ -82,6 +82,9 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
 
   openMessage: async (id = get().selectedId ?? undefined) => {
     if (!id) return;
+    const now = get();
+    // Enter on the email already open (or on its way) keeps it: nothing fetched again, nothing laid out again.
+    if (id === now.openId && now.messageError === null && now.headers === null && (now.body !== null || now.messageLoading)) return;
     const sequence = ++messageSequence;
     // The header shows the email being opened at once (its list record), never the previous one.
     const known = get().list?.data.find((e) => e.id === id) ?? null;
