@@ -15,7 +15,6 @@ import {
   type Results,
 } from '../shared/contract.ts';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
-import { clipBody } from '../shared/domain/clip.ts';
 import { preferredFormat } from '../shared/domain/email.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
@@ -243,17 +242,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return null;
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
-    getEmailBody: ({ id, format, whole }) => withClient(async (c) => (whole ? c.getEmailBody(id, format) : clipBody(await c.getEmailBody(id, format)))),
+    getEmailBody: ({ id, format, whole }) => withClient((c) => (whole ? c.getEmailBody(id, format) : c.readerBody(id, format))),
     openEmail: ({ id }) =>
       withClient(async (c) => {
         // The list told main which formats it has: record and body are asked for together.
         const known = c.knownEmail(id);
-        const early = known ? c.getEmailBody(id, preferredFormat(known)).catch(() => null) : null;
+        const early = known ? c.readerBody(id, preferredFormat(known)).catch(() => null) : null;
         const email = await c.getEmail(id, { view: 'message' });
         const format = preferredFormat(email);
         const earlyBody = await early;
-        const body = earlyBody?.format === format ? earlyBody : await c.getEmailBody(id, format);
-        return { email, body: clipBody(body) };
+        const body = earlyBody?.format === format ? earlyBody : await c.readerBody(id, format);
+        return { email, body };
       }),
     deleteEmail: ({ id, undoMs }) => deleteSoon('email', id, undoMs, (c) => c.deleteEmail(id)),
     undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(deferredKey(kind ?? 'email', id)) }),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client.ts';
+import { CLIP_CHARS } from '../../src/shared/domain/clip.ts';
 import { canPrefetch } from '../../src/shared/domain/rate-budget.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { failure } from '../support/failure.ts';
@@ -316,5 +317,63 @@ describe('API client against servers that misbehave', () => {
     stub = await stubServer((_q, r) => sendJson(r, 401, { message: 'bad token secret-token-xyz' }));
     const error = await failure(clientFor(stub.url).listEmails({}));
     expect(error.message).not.toContain('secret-token-xyz');
+  });
+});
+
+describe('API client: the reader reads only the head of a long body', () => {
+  let stub: StubServer | null = null;
+  afterEach(async () => {
+    await stub?.close();
+    stub = null;
+  });
+  const clientFor = (url: string) => new ServiceClient({ baseUrl: url, teamId: 't', token: 'token-123' }, fast);
+
+  /** A server that streams `body` in 64 KB steps, waiting on the socket, and counts what it got to write. */
+  async function streaming(body: Buffer, headers: Record<string, string>): Promise<{ stub: StubServer; written: () => Promise<number> }> {
+    let done: (n: number) => void = () => undefined;
+    const finished = new Promise<number>((r) => (done = r));
+    const server = await stubServer(async (_q, r) => {
+      r.writeHead(200, headers);
+      let sent = 0;
+      r.on('close', () => done(sent));
+      for (let at = 0; at < body.length && !r.destroyed; at += 65_536) {
+        const chunk = body.subarray(at, at + 65_536);
+        sent += chunk.length;
+        if (!r.write(chunk)) await new Promise((go) => (r.once('drain', go), r.once('close', go)));
+      }
+      r.end();
+    });
+    return { stub: server, written: () => finished };
+  }
+
+  it('stops downloading a 10 MB text body after its clip, and says how long the whole is', async () => {
+    const text = Buffer.from(Array.from({ length: 180_000 }, (_, i) => `log line ${i}: ${'x'.repeat(45)}`).join('\n'));
+    const server = await streaming(text, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(text.length) });
+    stub = server.stub;
+    const body = await clientFor(stub.url).readerBody('e1', 'text');
+    expect(body.content.startsWith('log line 0: ')).toBe(true);
+    expect(body.content.length).toBeLessThanOrEqual(CLIP_CHARS);
+    expect(body.total).toBe(text.length);
+    // The server stopped early: a few socket buffers' worth, not 10 MB.
+    expect(await server.written()).toBeLessThan(4_000_000);
+  });
+
+  it('drops a character the head cut in two, and reads whole what declares no length', async () => {
+    const euros = Buffer.from(`<p>${'€'.repeat(200_000)}</p>`);
+    stub = (await streaming(euros, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(euros.length) })).stub;
+    const head = await clientFor(stub.url).readerBody('e1', 'html');
+    expect(head.content).not.toContain('\uFFFD');
+    expect(head.content.startsWith('<p>€€€')).toBe(true);
+    expect(head.total).toBe(euros.length);
+    await stub.close();
+
+    // Chunked, no Content-Length: read whole, clipped, the exact length known.
+    stub = (await streaming(euros, { 'Content-Type': 'text/html; charset=utf-8' })).stub;
+    const client = clientFor(stub.url);
+    const whole = await client.readerBody('e1', 'html');
+    expect(whole.total).toBe(200_007);
+    // The whole body is kept: "Show the whole message" asks nothing more.
+    expect((await client.getEmailBody('e1', 'html')).content.length).toBe(200_007);
+    expect(stub.requests).toHaveLength(1);
   });
 });

@@ -7,14 +7,23 @@ describe('clipping long bodies', () => {
     expect(clipText('short', 100).clipped).toBe(false);
   });
 
-  it('cuts HTML after a tag, never inside one', () => {
+  it('cuts HTML before a tag the limit falls in, never inside one', () => {
     const html = `<div>${'<p class="row">cell</p>'.repeat(20)}</div>`;
-    const clip = clipHtml(html, 50);
+    // 55 falls inside the third <p class="row">, which opens at 5 + 2 × 23 = 51.
+    const clip = clipHtml(html, 55);
     expect(clip.clipped).toBe(true);
     expect(clip.total).toBe(html.length);
-    expect(clip.content.length).toBeLessThanOrEqual(50);
-    expect(clip.content.endsWith('>')).toBe(true);
+    expect(clip.content).toBe(`<div>${'<p class="row">cell</p>'.repeat(2)}`);
     expect(html.startsWith(clip.content)).toBe(true);
+  });
+
+  it('cuts HTML inside a long text at the limit, never in a surrogate pair', () => {
+    const html = `<p>${'word '.repeat(100)}</p>`;
+    expect(clipHtml(html, 50).content).toBe(html.slice(0, 50));
+    const emoji = `<p>${'😀'.repeat(100)}</p>`;
+    const clip = clipHtml(emoji, 50);
+    // 3 + 2 × 23 = 49: the 24th emoji would be cut in two.
+    expect(clip.content).toBe(`<p>${'😀'.repeat(23)}`);
   });
 
   it('cuts text at the end of a line', () => {

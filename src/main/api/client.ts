@@ -12,11 +12,12 @@ import {
   type EmailBody,
   type EmailPage,
 } from '../../shared/domain/email.ts';
+import { CLIP_CHARS, clipBody } from '../../shared/domain/clip.ts';
 import type { FlavorName } from '../../shared/domain/flavor.ts';
 import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/list-query.ts';
 import { ServiceError } from './errors.ts';
 import { clientFlavor, type ClientFlavor, type Operation } from './flavors/index.ts';
-import { abortableSleep, exchange, type HttpOptions, type RateLimitReading } from './http.ts';
+import { abortableSleep, exchange, type HttpOptions, type RateLimitReading, type RawResponse } from './http.ts';
 import { LruCache } from '../../shared/lru.ts';
 
 export interface Connection {
@@ -69,6 +70,8 @@ interface RequestSpec {
   accept?: string;
   body?: unknown;
   maxBytes?: number;
+  /** Read no more of a longer body than this (http.ts readCapped). */
+  headBytes?: number;
   /** A newer request for the same view cancels the older one. */
   view?: string;
 }
@@ -113,6 +116,22 @@ export function unescapeRawIfEscaped(raw: string): string {
     .replace(/&amp;/g, '&');
 }
 
+/** A body's text in the charset the server named; a head cut inside a character drops that character. */
+function decodeBody(response: RawResponse, format: BodyFormat): string {
+  const contentType = response.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (contentType.includes('json')) {
+    throw new ServiceError('bad-response', `Asked for ${BODY_FORMATS[format]}, the server answered JSON.`);
+  }
+  const charset = /charset="?([\w-]+)/i.exec(response.contentType)?.[1] ?? 'utf-8';
+  let content: string;
+  try {
+    content = new TextDecoder(charset).decode(response.bytes, { stream: response.wholeBytes !== undefined });
+  } catch {
+    content = response.bytes.toString('utf8');
+  }
+  return format === 'raw' ? unescapeRawIfEscaped(content) : content;
+}
+
 /**
  * The HTTP client for one account. Only main holds it: the token never leaves.
  * Caches emails and bodies (going back to an email costs nothing), keeps list
@@ -135,6 +154,8 @@ export class ServiceClient {
     maxWeight: LIMITS.cachedBodyBytes,
     weigh: (body) => body.content.length * 2,
   });
+  /** The clipped heads of long bodies not read whole (readerBody). */
+  private readonly heads = new LruCache<string, EmailBody>({ maxEntries: 16 });
   private readonly pages = new LruCache<string, { page: EmailPage; at: number }>({ maxEntries: LIMITS.cachedPages });
   private automations: Automation[] | null = null;
   /**
@@ -234,6 +255,7 @@ export class ServiceClient {
           body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
           signal: controller.signal,
           maxBytes: spec.maxBytes ?? LIMITS.jsonBytes,
+          ...(spec.headBytes === undefined ? {} : { headBytes: spec.headBytes }),
         },
         this.http,
         (reading) => this.noteRate(reading),
@@ -331,20 +353,44 @@ export class ServiceClient {
       maxBytes: LIMITS.bodyBytes,
       view: options.view,
     });
-    const contentType = response.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-    if (contentType.includes('json')) {
-      throw new ServiceError('bad-response', `Asked for ${BODY_FORMATS[format]}, the server answered JSON.`);
-    }
-    const charset = /charset="?([\w-]+)/i.exec(response.contentType)?.[1] ?? 'utf-8';
-    let content: string;
-    try {
-      content = new TextDecoder(charset).decode(response.bytes);
-    } catch {
-      content = response.bytes.toString('utf8');
-    }
-    if (format === 'raw') content = unescapeRawIfEscaped(content);
-    const body: EmailBody = { format, contentType: response.contentType, content };
+    const body: EmailBody = { format, contentType: response.contentType, content: decodeBody(response, format) };
     this.bodies.set(key, body);
+    return body;
+  }
+
+  /**
+   * The body as the reader shows it first: clipped past CLIP_CHARS (clip.ts).
+   * Of a long HTML or text body whose length the server declares, only the
+   * head the clip needs is downloaded: the first screen of a 10 MB email costs
+   * what 400 KB costs. "Show the whole message" asks getEmailBody for the rest.
+   */
+  async readerBody(id: string, format: BodyFormat): Promise<EmailBody> {
+    const key = `${id}:${format}`;
+    const whole = this.bodies.get(key);
+    if (whole) return clipBody(whole);
+    const head = this.heads.get(key);
+    if (head) return head;
+    // Raw is unescaped as a whole (unescapeRawIfEscaped): it is read whole.
+    if (format === 'raw') return clipBody(await this.getEmailBody(id, format));
+    const response = await this.request({
+      operation: 'getEmailBody',
+      method: 'GET',
+      path: `emails/${encodeURIComponent(id)}`,
+      accept: BODY_FORMATS[format],
+      maxBytes: LIMITS.bodyBytes,
+      // Enough bytes for CLIP_CHARS characters in any encoding (UTF-8 takes at most 4 a character).
+      headBytes: CLIP_CHARS * 4,
+    });
+    const content = decodeBody(response, format);
+    if (response.wholeBytes === undefined) {
+      const body: EmailBody = { format, contentType: response.contentType, content };
+      this.bodies.set(key, body);
+      return clipBody(body);
+    }
+    const clipped = clipBody({ format, contentType: response.contentType, content });
+    // Only the head was read: the whole's length is the bytes the server declared.
+    const body: EmailBody = { ...clipped, total: Math.max(response.wholeBytes, clipped.total ?? 0) };
+    this.heads.set(key, body);
     return body;
   }
 
@@ -352,6 +398,7 @@ export class ServiceClient {
     await this.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}` });
     this.emails.delete(id);
     this.bodies.deleteWhere((key) => key.startsWith(`${id}:`));
+    this.heads.deleteWhere((key) => key.startsWith(`${id}:`));
     this.pages.clear();
   }
 

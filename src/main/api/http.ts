@@ -23,6 +23,8 @@ export interface RawResponse {
   status: number;
   contentType: string;
   bytes: Buffer;
+  /** Set when only the head of the body was read (`headBytes`): how many bytes the whole has. */
+  wholeBytes?: number;
 }
 
 const RETRYABLE = new Set([429, 502, 503, 504]);
@@ -42,14 +44,27 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-/** Reads a body, refusing more than `maxBytes` (checked as it streams, not trusted from headers). */
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+/** The length a response declares for its bytes as they arrive (none when compressed: fetch inflates them). */
+function declaredLength(response: Response): number | null {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const encoding = response.headers.get('content-encoding');
+  return Number.isFinite(declared) && (!encoding || encoding === 'identity') ? declared : null;
+}
+
+/**
+ * Reads a body, refusing more than `maxBytes` (checked as it streams, not
+ * trusted from headers). With `headBytes`, a body whose length is declared
+ * and longer is read only that far and the rest is never downloaded.
+ */
+async function readCapped(response: Response, maxBytes: number, headBytes?: number): Promise<{ bytes: Buffer; wholeBytes?: number }> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
     throw tooLarge(maxBytes);
   }
-  if (!response.body) return Buffer.alloc(0);
+  if (!response.body) return { bytes: Buffer.alloc(0) };
+  const whole = declaredLength(response);
+  const stopAt = headBytes !== undefined && whole !== null && whole > headBytes ? headBytes : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of response.body) {
@@ -59,8 +74,12 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
       throw tooLarge(maxBytes);
     }
     chunks.push(chunk);
+    if (stopAt !== null && total >= stopAt) {
+      await response.body.cancel().catch(() => undefined);
+      return { bytes: Buffer.concat(chunks), wholeBytes: whole! };
+    }
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks) };
 }
 
 function tooLarge(maxBytes: number): ServiceError {
@@ -82,7 +101,7 @@ function readingOf(headers: Headers): RateLimitReading {
  */
 export async function exchange(
   url: URL,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; maxBytes: number },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; maxBytes: number; headBytes?: number },
   options: HttpOptions,
   onRateLimit: (reading: RateLimitReading) => void,
 ): Promise<RawResponse> {
@@ -109,14 +128,17 @@ export async function exchange(
     }
     onRateLimit(reading);
 
-    let bytes: Buffer;
+    let read: { bytes: Buffer; wholeBytes?: number };
     try {
-      bytes = await readCapped(response, init.maxBytes);
+      read = await readCapped(response, init.maxBytes, response.ok ? init.headBytes : undefined);
     } catch (error) {
       throw errorFromException(error, url.host);
     }
+    const { bytes } = read;
     if (response.ok) {
-      return { status: response.status, contentType: response.headers.get('content-type') ?? '', bytes };
+      const answer: RawResponse = { status: response.status, contentType: response.headers.get('content-type') ?? '', bytes };
+      if (read.wholeBytes !== undefined) answer.wholeBytes = read.wholeBytes;
+      return answer;
     }
 
     const retryAfterHeader = response.headers.get('retry-after');

@@ -16,11 +16,18 @@ export interface Clipped {
   total: number;
 }
 
-/** HTML is cut after a tag's `>`, so no tag or attribute is split; the parser closes what is left open. */
+/**
+ * HTML is cut in text, or just before a tag the limit falls inside, so no tag
+ * or attribute is split; the parser closes what is left open.
+ */
 export function clipHtml(html: string, limit = CLIP_CHARS): Clipped {
   if (html.length <= limit) return { content: html, clipped: false, total: html.length };
-  const cut = html.lastIndexOf('>', limit - 1);
-  return { content: html.slice(0, cut > 0 ? cut + 1 : limit), clipped: true, total: html.length };
+  const tagOpened = html.lastIndexOf('<', limit - 1);
+  const inTag = tagOpened > html.lastIndexOf('>', limit - 1);
+  let cut = inTag ? tagOpened : limit;
+  // Never half a surrogate pair.
+  if (!inTag && /[\uD800-\uDBFF]/.test(html[cut - 1] ?? '')) cut--;
+  return { content: html.slice(0, cut), clipped: true, total: html.length };
 }
 
 /** Text is cut at the end of a line when there is one near the limit. */
