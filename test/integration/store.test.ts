@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { TeamStore } from '../../src/server/team-store.ts';
 import { rawMail } from '../support/mail.ts';
 
 const TOKEN = 'store-token';
@@ -89,6 +90,46 @@ describe('the SQLite store', () => {
     expect(await subjects('"quoted"')).toEqual([]);
     const unread = await list('&search=team.test&unread=1');
     expect(unread.meta.total).toBe(3);
+  });
+
+  it('search finds exactly the emails that hold the term, however common its trigrams, indexed or not', () => {
+    const store = new TeamStore('t');
+    const words = ['invoice', 'order', 'Reset', 'password', 'WEEKLY', 'digest', 'tech', 'report'];
+    const add = (i: number) => {
+      const domain = `initech${i % 40}.test`;
+      const sender = { name: '', address: `user${i % 7}@${domain}` };
+      const subject = `${words[i % words.length]} ${words[(i * 3) % words.length]} #${i}`;
+      store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), { sender, to: [{ name: '', address: 'ops@team.test' }], cc: [], subject, date: null, html: null, text: 'x', attachments: [] }, {
+        inbox: i % 3 ? 'ops@team.test' : 'sales@team.test',
+        createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+        read: i % 2 ? new Date() : null,
+      });
+    };
+    for (let i = 0; i < 1200; i++) add(i);
+    // qww is common, so a search for qqqwww asks for two of qqq, qqw and www: "qqqw www" has all three, not the term.
+    const addSubject = (subject: string, i: number) =>
+      store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), { sender: { name: '', address: 'q@q.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] }, {
+        inbox: 'ops@team.test',
+        createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000),
+      });
+    for (let i = 0; i < 30; i++) addSubject(`qww filler ${i}`, i);
+    addSubject('qqqw www', 31);
+    addSubject('the qqqwww one', 32);
+    store.indexPending();
+    for (let i = 1200; i < 1300; i++) add(i); // newer than the index: scanned
+    const all = store.query();
+    const holds = (term: string) => (e: (typeof all)[number]) =>
+      [e.subject.toLowerCase(), e.sender.email, e.inbox.email].some((field) => field.includes(term.toLowerCase()));
+    const terms = ['initech12', 'INITECH1', 'ech12.te', 'Tech', 'invoice order', 'RESET PASSWORD #12', 'user3@initech', 'ps@team', '#129', 'weekly tech', 'zzzz', 'e #1', 'nitec', 'qqqwww'];
+    for (const term of terms) {
+      const found = store.page({ search: term }).emails.map((e) => e.id).sort();
+      expect(found, term).toEqual(all.filter(holds(term)).map((e) => e.id).sort());
+      if (term === 'qqqwww') expect(found).toHaveLength(1);
+      const unread = store.page({ search: term, unread: true }, 0, 25);
+      expect(unread.total, `${term}, unread`).toBe(all.filter((e) => holds(term)(e) && e.read === null).length);
+      expect(unread.emails.map((e) => e.id)).toEqual(all.filter((e) => holds(term)(e) && e.read === null).slice(0, 25).map((e) => e.id));
+    }
+    store.close();
   });
 
   it('deleting an email takes it out of search and the count, before and after it is indexed', async () => {
