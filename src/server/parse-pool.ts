@@ -14,7 +14,9 @@ export interface ParsePool {
 
 export function startParsePool(): ParsePool {
   // Its young generation is bounded (V8's default grows it further), since all of it is resident.
-  const worker = new Worker(new URL('./parse-worker.ts', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+  // Beside this module: the TypeScript source, or the build (npm run server runs out/server).
+  const entry = new URL(import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+  const worker = new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
   worker.unref();
   const waiting = new Map<number, { resolve: (parsed: ParsedMessage) => void; reject: (error: Error) => void }>();
   let next = 0;

@@ -101,13 +101,16 @@ export interface RunningCli {
   stop(): Promise<void>;
 }
 
+/** What `npm run server` runs, once `npm run build:server` has built it (npm run bench does). */
+export const SERVER_CLI = 'out/server/cli.js';
+
 /** Starts `npm run server` on a data folder, until it prints where it listens. */
 export function startCli(dataDir: string): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      ['--experimental-strip-types', '--no-warnings', 'src/server/cli.ts', '--port', '0', '--smtp-port', '0', '--rate-limit', '0', '--team', TEAM, '--token', TOKEN, '--data', dataDir],
+      [SERVER_CLI, '--port', '0', '--smtp-port', '0', '--rate-limit', '0', '--team', TEAM, '--token', TOKEN, '--data', dataDir],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';

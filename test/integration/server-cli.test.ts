@@ -24,9 +24,10 @@ describe('npm run server, and the README examples', () => {
 
   beforeAll(async () => {
     const { command } = await readmeBlocks();
-    // `npm run server -- ARGS` is `node --experimental-strip-types src/server/cli.ts ARGS`.
+    // `npm run server -- ARGS` builds out/server, then runs `node out/server/cli.js ARGS`.
+    await run('npm', ['run', 'build:server', '--silent']);
     const args = command.replace(/^npm run server -- /, '').split(/\s+/);
-    server = spawn(process.execPath, ['--experimental-strip-types', 'src/server/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, ['out/server/cli.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
       const onData = (chunk: Buffer) => {
@@ -40,7 +41,7 @@ describe('npm run server, and the README examples', () => {
       server.stderr!.on('data', onData);
       server.once('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
     });
-  });
+  }, 60_000);
   afterAll(() => {
     server?.kill('SIGTERM');
   });

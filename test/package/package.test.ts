@@ -84,7 +84,7 @@ describe('the package npm run dist builds', () => {
     expect(manifest.homepage).toBe(PROJECT.homepage);
     expect(manifest.bugs.url).toBe(PROJECT.issues);
     // Sources and configs stay out.
-    expect([...files].filter((path) => /^\/(src|test|\.ci)\//.test(path) || /\.map$/.test(path))).toEqual([]);
+    expect([...files].filter((path) => /^\/(src|test|\.ci|out\/server)\//.test(path) || /\.map$/.test(path))).toEqual([]);
   });
 
   it('resolves every package the main process imports, and their dependencies, inside the archive', () => {
