@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
+import type { Email } from '../../../../shared/domain/email.ts';
 import { parseSearch, planSearch, withoutTerm, type Term } from '../../../../shared/domain/search-query.ts';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
@@ -120,6 +121,59 @@ function SearchBox() {
   );
 }
 
+/**
+ * One row. Rows are memoized: moving the selection re-renders the two rows it
+ * leaves and enters, not the page.
+ */
+const EmailRow = memo(function EmailRow({
+  email,
+  selected,
+  selectedRef,
+  open,
+  fresh,
+  picked,
+  density,
+}: {
+  email: Email;
+  selected: boolean;
+  selectedRef: RefObject<HTMLLIElement | null> | undefined;
+  open: boolean;
+  fresh: boolean;
+  /** Whether it is checked, while some are (undefined otherwise). */
+  picked: boolean | undefined;
+  density: string;
+  /** Today (toDateString): a row shows its date relative to it, so a new day renders it anew. */
+  today: string;
+}) {
+  const from = email.sender.display_name || email.sender.email;
+  return (
+    <li
+      id={`email-${email.id}`}
+      role="option"
+      aria-selected={selected}
+      aria-checked={picked}
+      ref={selectedRef}
+      className={[email.read === null ? 'unread' : '', open ? 'open' : '', fresh ? 'new' : '', picked ? 'checked' : ''].join(' ')}
+      onClick={() => {
+        const { select, openMessage } = useStore.getState();
+        select(email.id);
+        void openMessage(email.id);
+      }}
+    >
+      <span className="star" aria-label={email.favorite ? 'Starred' : undefined}>{picked ? '✓' : email.favorite ? '★' : ''}</span>
+      <span className="from" title={`${from} <${email.sender.email}>`}>{from}</span>
+      <span className="subject" title={email.subject}>{email.subject || '(no subject)'}</span>
+      <span className="meta">
+        {email.attachments.length > 0 && <PaperclipIcon label="Has attachments" />}
+        <time dateTime={email.created_at} title={exactDate(email.created_at)}>
+          {shortDate(email.created_at)}
+        </time>
+      </span>
+      {density === 'comfortable' && <span className="to">to {email.inbox.email}</span>}
+    </li>
+  );
+});
+
 function EmailList() {
   const list = useStore((s) => s.list);
   const search = useStore((s) => s.search);
@@ -130,8 +184,6 @@ function EmailList() {
   const checked = useStore((s) => s.checked);
   const progress = useStore((s) => s.bulkProgress);
   const density = useStore((s) => s.settings.density);
-  const select = useStore((s) => s.select);
-  const openMessage = useStore((s) => s.openMessage);
   const clearNew = useStore((s) => s.clearNew);
   const selectedRef = useRef<HTMLLIElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -173,7 +225,7 @@ function EmailList() {
   }
   const fresh = new Set(newIds);
   const picked = new Set(checked);
-  const now = new Date();
+  const today = new Date().toDateString();
   return (
     <>
       {newIds.length > 0 && (
@@ -205,35 +257,19 @@ function EmailList() {
         tabIndex={0}
         aria-activedescendant={selectedId ? `email-${selectedId}` : undefined}
       >
-        {rows.map((email) => {
-          const from = email.sender.display_name || email.sender.email;
-          return (
-            <li
-              key={email.id}
-              id={`email-${email.id}`}
-              role="option"
-              aria-selected={email.id === selectedId}
-              aria-checked={checked.length > 0 ? picked.has(email.id) : undefined}
-              ref={email.id === selectedId ? selectedRef : undefined}
-              className={[email.read === null ? 'unread' : '', email.id === openId ? 'open' : '', fresh.has(email.id) ? 'new' : '', picked.has(email.id) ? 'checked' : ''].join(' ')}
-              onClick={() => {
-                select(email.id);
-                void openMessage(email.id);
-              }}
-            >
-              <span className="star" aria-label={email.favorite ? 'Starred' : undefined}>{picked.has(email.id) ? '✓' : email.favorite ? '★' : ''}</span>
-              <span className="from" title={`${from} <${email.sender.email}>`}>{from}</span>
-              <span className="subject" title={email.subject}>{email.subject || '(no subject)'}</span>
-              <span className="meta">
-                {email.attachments.length > 0 && <PaperclipIcon label="Has attachments" />}
-                <time dateTime={email.created_at} title={exactDate(email.created_at)}>
-                  {shortDate(email.created_at, now)}
-                </time>
-              </span>
-              {density === 'comfortable' && <span className="to">to {email.inbox.email}</span>}
-            </li>
-          );
-        })}
+        {rows.map((email) => (
+          <EmailRow
+            key={email.id}
+            email={email}
+            selected={email.id === selectedId}
+            selectedRef={email.id === selectedId ? selectedRef : undefined}
+            open={email.id === openId}
+            fresh={fresh.has(email.id)}
+            picked={checked.length > 0 ? picked.has(email.id) : undefined}
+            density={density}
+            today={today}
+          />
+        ))}
       </ul>
     </>
   );
