@@ -70,6 +70,9 @@ test('a 600 KB newsletter shows clipped, and "Show the whole message" renders al
   await notice.getByRole('button', { name: 'Show the whole message' }).click();
   await expect(frame.getByText('END OF THE MID NEWSLETTER')).toHaveCount(1);
   await expect(frame.getByText('Row 2499', { exact: true })).toHaveCount(1);
+  // It went in part by part (sanitized in slices, laid out a part a task): every row, once, in order.
+  const rows = await frame.locator('tr > td:first-child').allTextContents();
+  expect(rows).toEqual(Array.from({ length: 2500 }, (_, i) => `Row ${i}`));
 });
 
 test('a 10 MB text body shows clipped at a line end, and whole when asked', async ({ openApp }) => {

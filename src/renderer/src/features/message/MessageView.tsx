@@ -9,7 +9,8 @@ import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
 import { linkMismatch } from './link-check.ts';
-import { emailDocument, hasInlineImages, sanitizedAlready, sanitizeEmailHtmlCached, type SanitizeOutcome } from './sanitize.ts';
+import { emailDocument, hasInlineImages, nextTask, sanitizedAlready, sanitizeEmailHtmlCached, sanitizeInSlicesCached, type SanitizeOutcome } from './sanitize.ts';
+import { layoutChunks } from './layout-chunks.ts';
 import { sizeOfChars } from '../../../../shared/domain/clip.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
@@ -79,8 +80,8 @@ const SANITIZE_AT_ONCE_CHARS = 20_000;
 
 /**
  * The sanitized body: at once when it was sanitized ahead (a neighbour of the
- * last email), otherwise in a task of its own after the header has painted,
- * so that sanitizing and laying out a long email are two tasks, not one.
+ * last email) or is short; a long one in slices after the header has painted,
+ * so that no key waits on it, its top shown as soon as the first slice is done.
  */
 function useSanitized(html: string, allowRemote: boolean, inline: Record<string, string> | undefined): SanitizeOutcome | null {
   // A short email costs less to sanitize than a task's round trip: done at once.
@@ -88,12 +89,18 @@ function useSanitized(html: string, allowRemote: boolean, inline: Record<string,
   const [computed, setComputed] = useState<{ html: string; allowRemote: boolean; inline?: Record<string, string>; outcome: SanitizeOutcome } | null>(null);
   useEffect(() => {
     if (ready) return;
-    const timer = setTimeout(() => setComputed({ html, allowRemote, inline, outcome: sanitizeEmailHtmlCached(html, { allowRemote, inline }) }), 0);
-    return () => clearTimeout(timer);
+    const stop = new AbortController();
+    const show = (outcome: SanitizeOutcome) => setComputed({ html, allowRemote, inline, outcome });
+    // The top of the email shows after the first slice; the rest follows it.
+    sanitizeInSlicesCached(html, { allowRemote, inline }, { signal: stop.signal, onFirstSlice: show }).then(show, () => undefined);
+    return () => stop.abort();
   }, [html, allowRemote, inline, ready]);
   if (ready) return ready;
   return computed && computed.html === html && computed.allowRemote === allowRemote && computed.inline === inline ? computed.outcome : null;
 }
+
+/** Shorter sanitized HTML than this is laid out in one go. */
+const RENDER_AT_ONCE_CHARS = 30_000;
 
 /**
  * One long-lived frame: each email replaces its body, so going to the next
@@ -117,8 +124,29 @@ function EmailFrame({ clean, allowRemote }: { clean: string; allowRemote: boolea
   useLayoutEffect(() => {
     const doc = frame.current?.contentDocument;
     if (!loaded || !doc) return;
-    doc.body.innerHTML = clean;
+    if (clean.length < RENDER_AT_ONCE_CHARS) {
+      doc.body.innerHTML = clean;
+      fit();
+      return;
+    }
+    // A long email goes in part by part, a task each: a task lays out only its part, and keys go between.
+    const parsed = doc.createElement('template');
+    parsed.innerHTML = clean;
+    const [first = [], ...rest] = layoutChunks([...parsed.content.childNodes]);
+    doc.body.replaceChildren(...first);
     fit();
+    let stopped = false;
+    void (async () => {
+      for (const chunk of rest) {
+        await nextTask();
+        if (stopped) return;
+        doc.body.append(...chunk);
+        fit();
+      }
+    })();
+    return () => {
+      stopped = true;
+    };
   }, [loaded, clean]);
 
   const onLoad = () => {

@@ -122,14 +122,23 @@ export function hasInlineImages(html: string): boolean {
 
 let purifier: ReturnType<typeof DOMPurify> | null = null;
 
-export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
-  const measure = measureHtml(dirty);
-  if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
+const CONFIG = {
+  FORBID_TAGS,
+  FORBID_ATTR,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  FORCE_BODY: true,
+};
 
-  // One instance, its hooks set for this call: making an instance costs more than a short email.
+/**
+ * One email's sanitizing: its options, what it held back, and the hooks that
+ * apply them. The hooks go on the one DOMPurify instance before each call
+ * (making an instance costs more than a short email), since a run in slices
+ * may have let another email's run install its own in between.
+ */
+function sanitizingRun(options: { allowRemote: boolean; inline?: Record<string, string> }) {
   purifier ??= DOMPurify(window);
   const purify = purifier;
-  purify.removeAllHooks();
   // A document without a browsing context: parsing a style attribute here loads nothing.
   const scratch = document.implementation.createHTMLDocument('').createElement('div');
   let blocked = 0;
@@ -137,67 +146,170 @@ export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean
   const count: Count = (n = 1) => {
     blocked += n;
   };
-  // cid: is no protocol DOMPurify keeps: swap in the email's own image before it looks.
-  purify.addHook('uponSanitizeAttribute', (_node, data) => {
-    if (data.attrName !== 'src') return;
-    const cid = /^\s*cid:(.+)$/i.exec(data.attrValue)?.[1]?.trim().replace(/^<|>$/g, '');
-    if (cid === undefined) return;
-    const url = options.inline?.[cid] ?? options.inline?.[decodeURIComponent(cid)];
-    data.attrValue = url && /^data:image\//i.test(url) ? url : '';
-  });
-  purify.addHook('uponSanitizeElement', (node, data) => {
-    if (data.tagName === 'style') node.textContent = cleanStylesheet(node.textContent ?? '', options.allowRemote, count);
-  });
-  purify.addHook('afterSanitizeAttributes', (node) => {
-    const element = node as Element;
-    if (element.hasAttribute('style')) {
-      const original = element.getAttribute('style') ?? '';
-      // Newsletters repeat the same few style attributes on every cell: each is parsed once.
-      let done = cleanedStyles.get(original);
-      if (done) {
-        count(done.blocked);
-      } else {
-        const before = blocked;
-        scratch.setAttribute('style', original);
-        // Nothing taken out: the original stands (the frame parses it into the very same declarations).
-        const cleaned = cleanStyle(scratch.style, options.allowRemote, count) ? (scratch.getAttribute('style') ?? '') : original;
-        done = { cleaned, blocked: blocked - before };
-        cleanedStyles.set(original, done);
+  const install = () => {
+    purify.removeAllHooks();
+    // cid: is no protocol DOMPurify keeps: swap in the email's own image before it looks.
+    purify.addHook('uponSanitizeAttribute', (_node, data) => {
+      if (data.attrName !== 'src') return;
+      const cid = /^\s*cid:(.+)$/i.exec(data.attrValue)?.[1]?.trim().replace(/^<|>$/g, '');
+      if (cid === undefined) return;
+      const url = options.inline?.[cid] ?? options.inline?.[decodeURIComponent(cid)];
+      data.attrValue = url && /^data:image\//i.test(url) ? url : '';
+    });
+    purify.addHook('uponSanitizeElement', (node, data) => {
+      if (data.tagName === 'style') node.textContent = cleanStylesheet(node.textContent ?? '', options.allowRemote, count);
+    });
+    purify.addHook('afterSanitizeAttributes', (node) => {
+      const element = node as Element;
+      if (element.hasAttribute('style')) {
+        const original = element.getAttribute('style') ?? '';
+        // Newsletters repeat the same few style attributes on every cell: each is parsed once.
+        let done = cleanedStyles.get(original);
+        if (done) {
+          count(done.blocked);
+        } else {
+          const before = blocked;
+          scratch.setAttribute('style', original);
+          // Nothing taken out: the original stands (the frame parses it into the very same declarations).
+          const cleaned = cleanStyle(scratch.style, options.allowRemote, count) ? (scratch.getAttribute('style') ?? '') : original;
+          done = { cleaned, blocked: blocked - before };
+          cleanedStyles.set(original, done);
+        }
+        if (!done.cleaned) element.removeAttribute('style');
+        else if (done.cleaned !== original) element.setAttribute('style', done.cleaned);
       }
-      if (!done.cleaned) element.removeAttribute('style');
-      else if (done.cleaned !== original) element.setAttribute('style', done.cleaned);
-    }
-    if (element.tagName === 'IMG') {
-      const src = element.getAttribute('src') ?? '';
-      if (REMOTE.test(src) && !options.allowRemote) {
-        element.removeAttribute('src');
-        element.setAttribute('data-blocked', 'remote');
-        count();
-      } else if (!REMOTE.test(src) && !/^data:image\//i.test(src)) {
-        element.removeAttribute('src');
+      if (element.tagName === 'IMG') {
+        const src = element.getAttribute('src') ?? '';
+        if (REMOTE.test(src) && !options.allowRemote) {
+          element.removeAttribute('src');
+          element.setAttribute('data-blocked', 'remote');
+          count();
+        } else if (!REMOTE.test(src) && !/^data:image\//i.test(src)) {
+          element.removeAttribute('src');
+        }
       }
-    }
-    if (element.tagName === 'A' || element.tagName === 'AREA') {
-      // No href at all: a click cannot navigate the frame, even before the app's handler is attached.
-      const href = (element.getAttribute('href') ?? '').trim();
-      element.removeAttribute('href');
-      element.removeAttribute('target');
-      if (SAFE_LINK.test(href)) {
-        element.setAttribute('data-href', href);
-        element.setAttribute('role', 'link');
-        element.setAttribute('tabindex', '0');
-        if (!element.hasAttribute('title')) element.setAttribute('title', href);
+      if (element.tagName === 'A' || element.tagName === 'AREA') {
+        // No href at all: a click cannot navigate the frame, even before the app's handler is attached.
+        const href = (element.getAttribute('href') ?? '').trim();
+        element.removeAttribute('href');
+        element.removeAttribute('target');
+        if (SAFE_LINK.test(href)) {
+          element.setAttribute('data-href', href);
+          element.setAttribute('role', 'link');
+          element.setAttribute('tabindex', '0');
+          if (!element.hasAttribute('title')) element.setAttribute('title', href);
+        }
       }
+    });
+    return purify;
+  };
+  return { install, blocked: () => blocked };
+}
+
+export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
+  const measure = measureHtml(dirty);
+  if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
+  const run = sanitizingRun(options);
+  const html = run.install().sanitize(dirty, CONFIG);
+  return { ok: true, html, blockedRemote: run.blocked() };
+}
+
+/**
+ * Elements long emails are built of. One with more elements inside than a
+ * slice takes is sanitized on its own, childless, and its children after it.
+ */
+const CONTAINERS = new Set([
+  'TABLE', 'TBODY', 'THEAD', 'TFOOT', 'TR', 'TD', 'TH', 'DIV', 'CENTER', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER',
+  'FOOTER', 'ASIDE', 'NAV', 'UL', 'OL', 'LI', 'DL', 'DD', 'DT', 'BLOCKQUOTE', 'P', 'SPAN', 'FONT', 'B', 'I', 'U',
+  'STRONG', 'EM', 'SMALL', 'BIG',
+]);
+
+/** Lets the UI thread handle a key or paint a frame, then carries on. */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+export interface Slicing {
+  /** Elements one call into DOMPurify may take at most (a bigger container is split). */
+  elements?: number;
+  /** How long a slice runs before the UI thread gets its turn. */
+  sliceMs?: number;
+  signal?: AbortSignal;
+  /** Told once, after the first slice, what is clean so far: the top of the email, to show meanwhile. */
+  onFirstSlice?: (sofar: SanitizeOutcome) => void;
+}
+
+/**
+ * The same outcome as sanitizeEmailHtml, in slices of a few milliseconds, so
+ * that sanitizing a long email never holds up a key. The HTML is parsed once
+ * as DOMPurify parses a string; each part is then sanitized as a node
+ * (DOMPurify copies it into a document of its own) and the clean copies are
+ * assembled in document order. A test holds its output to the one-shot's.
+ */
+export async function sanitizeEmailHtmlInSlices(
+  dirty: string,
+  options: { allowRemote: boolean; inline?: Record<string, string> },
+  { elements = 200, sliceMs = 8, signal, onFirstSlice }: Slicing = {},
+): Promise<SanitizeOutcome> {
+  const measure = measureHtml(dirty);
+  if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
+  // Without markup DOMPurify hands the text back as it is: so does this.
+  if (!dirty.includes('<')) return sanitizeEmailHtml(dirty, options);
+  const run = sanitizingRun(options);
+  const source = new DOMParser().parseFromString(`<remove></remove>${dirty}`, 'text/html').body;
+  source.firstChild?.remove();
+  const output = document.implementation.createHTMLDocument('').body;
+  const size = (node: Node) => (node instanceof Element ? node.getElementsByTagName('*').length + 1 : 0);
+  // Depth first, in document order: each node with the clean parent it goes into.
+  const stack: [Node, Node][] = [...source.childNodes].reverse().map((node) => [node, output]);
+  let slices = 0;
+  while (stack.length > 0) {
+    if (signal?.aborted) throw signal.reason;
+    const purify = run.install();
+    // For this slice only (parsing the options on every call costs more than a small part).
+    purify.setConfig({ ...CONFIG, RETURN_DOM_FRAGMENT: true });
+    const clean = (node: Node) => purify.sanitize(node) as unknown as DocumentFragment;
+    const sliceStarted = performance.now();
+    try {
+      while (stack.length > 0 && performance.now() - sliceStarted <= sliceMs) {
+        const [node, parent] = stack.pop()!;
+        if (node instanceof Element && CONTAINERS.has(node.tagName) && size(node) > elements) {
+          const shell = clean(node.cloneNode(false));
+          const kept = shell.firstChild;
+          if (shell.childNodes.length === 1 && kept instanceof Element && kept.tagName === node.tagName) {
+            parent.appendChild(kept);
+            for (const child of [...node.childNodes].reverse()) stack.push([child, kept]);
+            continue;
+          }
+        }
+        // This node and the siblings after it, up to a part's worth, in one call.
+        const part = document.createDocumentFragment();
+        let load = size(node);
+        part.appendChild(node);
+        while (stack.length > 0 && stack[stack.length - 1]![1] === parent) {
+          const next = stack[stack.length - 1]![0];
+          const nextSize = size(next);
+          if (load + nextSize > elements) break;
+          stack.pop();
+          part.appendChild(next);
+          load += nextSize;
+        }
+        parent.appendChild(clean(part));
+      }
+    } finally {
+      purify.clearConfig();
     }
-  });
-  const html = purify.sanitize(dirty, {
-    FORBID_TAGS,
-    FORBID_ATTR,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_UNKNOWN_PROTOCOLS: false,
-    FORCE_BODY: true,
-  });
-  return { ok: true, html, blockedRemote: blocked };
+    if (stack.length === 0) break;
+    if (slices++ === 0) onFirstSlice?.({ ok: true, html: output.innerHTML, blockedRemote: run.blocked() });
+    await nextTask();
+  }
+  return { ok: true, html: output.innerHTML, blockedRemote: run.blocked() };
 }
 
 /** The isolated document the sanitized HTML is shown in (a sandboxed srcdoc iframe). */
@@ -224,16 +336,27 @@ export function sanitizedAlready(dirty: string, options: { allowRemote: boolean;
 export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
   const known = sanitizedAlready(dirty, options);
   if (known) return known;
-  // Inline images are per email and short-lived: those are not kept.
-  if (options.inline) return sanitizeEmailHtml(dirty, options);
-  const key = recentKey(dirty, options.allowRemote);
   const outcome = sanitizeEmailHtml(dirty, options);
-  recent.set(key, outcome);
+  // Inline images are per email and short-lived: those are not kept.
+  if (!options.inline) recent.set(recentKey(dirty, options.allowRemote), outcome);
   return outcome;
 }
 
-/** Sanitizes a body fetched ahead when the app is idle. */
+/** sanitizeEmailHtmlCached in slices (sanitizeEmailHtmlInSlices): for a long email. */
+export async function sanitizeInSlicesCached(
+  dirty: string,
+  options: { allowRemote: boolean; inline?: Record<string, string> },
+  slicing: Pick<Slicing, 'signal' | 'onFirstSlice'> = {},
+): Promise<SanitizeOutcome> {
+  const known = sanitizedAlready(dirty, options);
+  if (known) return known;
+  const outcome = await sanitizeEmailHtmlInSlices(dirty, options, slicing);
+  if (!options.inline) recent.set(recentKey(dirty, options.allowRemote), outcome);
+  return outcome;
+}
+
+/** Sanitizes a body fetched ahead when the app is idle, in slices: a key pressed meanwhile waits for none of it. */
 export function presanitize(html: string): void {
   if (hasInlineImages(html)) return;
-  requestIdleCallback(() => sanitizeEmailHtmlCached(html, { allowRemote: false }), { timeout: 1000 });
+  requestIdleCallback(() => void sanitizeInSlicesCached(html, { allowRemote: false }).catch(() => undefined), { timeout: 1000 });
 }
