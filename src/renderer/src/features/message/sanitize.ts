@@ -207,6 +207,8 @@ function sanitizingRun(options: { allowRemote: boolean; inline?: Record<string, 
 }
 
 export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
+  // The frame waiting for a body shows nothing: that costs no DOMPurify run (a quarter of opening an email).
+  if (dirty === '') return { ok: true, html: '', blockedRemote: 0 };
   const measure = measureHtml(dirty);
   if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
   const run = sanitizingRun(options);
