@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import type { ReferenceService } from './service.ts';
@@ -68,6 +69,18 @@ export async function startSmtp(service: ReferenceService, port: number): Promis
         );
       }, callback);
     },
+  });
+  // Replies written in the same turn (to pipelined MAIL, RCPT and DATA) leave as one
+  // segment, as RFC 2920 §3.2 asks: one write each cost a system call per reply.
+  server.server.on('connection', (socket: Socket) => {
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+    socket.write = ((...args: unknown[]) => {
+      if (socket.writableCorked === 0) {
+        socket.cork();
+        process.nextTick(() => socket.uncork());
+      }
+      return write(...args);
+    }) as Socket['write'];
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

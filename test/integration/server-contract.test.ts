@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -430,6 +431,36 @@ describe('mail in over SMTP', () => {
       expect(email.attachments[0]).toMatchObject({ file_name: 'data.csv', content_type: 'text/csv', size_in_bytes: 8 });
       expect(Date.now() - Date.parse(email.created_at)).toBeLessThan(60_000);
     } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('SMTP pipelining (RFC 2920)', () => {
+  it('answers MAIL, RCPT and DATA sent together, in order, and takes the message', async () => {
+    const service = await startReferenceService({ teams: [{ id: 'alpha', token: 'alpha-token' }], smtpPort: 0 });
+    const socket = connect(service.smtpPort!, '127.0.0.1');
+    try {
+      const reads: string[] = [];
+      let waiting: ((chunk: string) => void) | null = null;
+      socket.on('data', (chunk: Buffer) => (waiting ? waiting(chunk.toString()) : reads.push(chunk.toString())));
+      const next = () => (reads.length > 0 ? Promise.resolve(reads.shift()!) : new Promise<string>((resolve) => (waiting = (chunk) => ((waiting = null), resolve(chunk)))));
+      expect(await next()).toMatch(/^220 /);
+      socket.write('EHLO client.test\r\n');
+      let ehlo = await next();
+      while (!/^250 /m.test(ehlo)) ehlo += await next();
+      expect(ehlo).toContain('PIPELINING');
+      socket.write('MAIL FROM:<a@example.test>\r\nRCPT TO:<ops@acme.test>\r\nDATA\r\n');
+      let answers = await next();
+      while (!/^354 /m.test(answers)) answers += await next();
+      expect(answers.split('\r\n').filter(Boolean).map((line) => line.slice(0, 3))).toEqual(['250', '250', '354']);
+      socket.write('Subject: Pipelined\r\n\r\nbody\r\n.\r\nQUIT\r\n');
+      let rest = await next();
+      while (!/^221 /m.test(rest)) rest += await next();
+      expect(rest).toMatch(/^250 /);
+      expect(service.service.team('alpha').query().map((e) => e.subject)).toEqual(['Pipelined']);
+    } finally {
+      socket.destroy();
       await service.close();
     }
   });
