@@ -22,7 +22,8 @@ async function installProbe(page: Page): Promise<void> {
     w.probe = { expect: null, results: [], longest: 0 };
     const shows = (text: string) => {
       const heading = document.querySelector('.message-header h2')?.textContent ?? '';
-      const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Email content"]');
+      // The frame stays when an email shows as text, hidden.
+      const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Email content"]:not([hidden])');
       const body = frame?.contentDocument?.body?.textContent ?? document.querySelector('pre.plain')?.textContent ?? '';
       return heading === text && body.includes(text === '' ? '' : `Marker ${text}`);
     };

@@ -47,31 +47,38 @@ function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
   );
 }
 
-function HtmlBody({ html, email }: { html: string; email: Email }) {
-  const allowRemote = useStore((s) => Boolean(s.remoteAllowed[email.id]));
+/**
+ * An HTML body in the frame. Without an email (the reader closed, or showing
+ * text) the frame stays, hidden and blank, so that opening the next HTML email
+ * does not wait for a new frame's document to load.
+ */
+function HtmlBody({ html, email }: { html: string; email: Email | null }) {
+  const id = email?.id ?? '';
+  const allowRemote = useStore((s) => Boolean(s.remoteAllowed[id]));
   const allow = useStore((s) => s.allowRemote);
-  const inline = useStore((s) => s.inlineImages[email.id]);
+  const inline = useStore((s) => s.inlineImages[id]);
   const loadInline = useStore((s) => s.loadInlineImages);
   const wantsInline = useMemo(() => hasInlineImages(html), [html]);
   useEffect(() => {
-    if (wantsInline && inline === undefined) void loadInline(email.id);
-  }, [wantsInline, inline, loadInline, email.id]);
+    if (wantsInline && inline === undefined && id) void loadInline(id);
+  }, [wantsInline, inline, loadInline, id]);
   const sanitized = useSanitized(html, allowRemote, inline);
 
-  if (sanitized && !sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
+  if (email && sanitized && !sanitized.ok) return <HtmlTooComplex reason={sanitized.reason} email={email} />;
+  const clean = sanitized?.ok ? sanitized : null;
   // One shape whether or not the body is sanitized yet, so React keeps the frame: it outlives the email, blank meanwhile.
   return (
     <>
-      {sanitized && sanitized.blockedRemote > 0 && !allowRemote && (
+      {email && clean && clean.blockedRemote > 0 && !allowRemote && (
         <div className="remote-banner" role="status">
-          {sanitized.blockedRemote} remote {sanitized.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
+          {clean.blockedRemote} remote {clean.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
           <button type="button" onClick={allow}>
             Load remote content (i)
           </button>
         </div>
       )}
       {/* A frame's policy is fixed when it loads: a new one only when remote content is allowed. */}
-      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={sanitized?.html ?? ''} allowRemote={allowRemote} />
+      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={clean?.html ?? ''} allowRemote={allowRemote} hidden={!email} />
     </>
   );
 }
@@ -109,7 +116,7 @@ const RENDER_AT_ONCE_CHARS = 30_000;
  * write the body, size the frame and route link clicks to the system browser.
  * Links carry no href (sanitize.ts), so nothing in the email can navigate it.
  */
-function EmailFrame({ clean, allowRemote }: { clean: string; allowRemote: boolean }) {
+function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote: boolean; hidden: boolean }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
   const shell = useMemo(() => emailDocument('', allowRemote), [allowRemote]);
@@ -197,6 +204,7 @@ function EmailFrame({ clean, allowRemote }: { clean: string; allowRemote: boolea
         referrerPolicy="no-referrer"
         srcDoc={shell}
         onLoad={onLoad}
+        hidden={hidden}
       />
       {linkTarget && (
         <div className="link-status" role="status" aria-label="Link target">
@@ -278,18 +286,15 @@ export function MessageView() {
     pane.current?.scrollTo({ top: 0 });
   }, [openId]);
 
-  if (!openId) {
-    return (
-      <section className="message-pane empty" aria-label="Message">
-        <p>Select an email and press Enter. Press ? for all shortcuts.</p>
-      </section>
-    );
-  }
+  // An HTML email's frame is made while its body is on the way, and the body then fills it.
+  const showsHtml = Boolean(openId && !headers && email && (body ? body.format === 'html' : loading && email.has_html));
+  // One tree whether the reader is open or not: the frame in it outlives the open email.
   return (
-    <section className="message-pane" aria-label="Message" ref={pane}>
+    <section className={openId ? 'message-pane' : 'message-pane empty'} aria-label="Message" ref={pane}>
+      {!openId && <p>Select an email and press Enter. Press ? for all shortcuts.</p>}
       <AttachmentChooser />
-      {error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
-      {email && (
+      {openId && error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
+      {openId && email && (
         <header className="message-header">
           <h2>{email.subject || '(no subject)'}</h2>
           <dl>
@@ -361,7 +366,7 @@ export function MessageView() {
         </header>
       )}
       <div className="message-body" aria-busy={loading}>
-        {headers && (
+        {openId && headers && (
           <table className="headers-view" aria-label="Headers">
             <tbody>
               {headers.map((h, i) => (
@@ -373,13 +378,10 @@ export function MessageView() {
             </tbody>
           </table>
         )}
-        {loading && !body && !email?.has_html && <p className="empty">Loading…</p>}
-        {/* An HTML email's frame is made while its body is on the way, and the body then fills it. */}
-        {!headers && email && (body ? body.format === 'html' : loading && email.has_html) && (
-          <HtmlBody html={body?.format === 'html' ? body.content : ''} email={email} />
-        )}
-        {!headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
-        {!headers && body && <ClipNotice body={body} />}
+        {openId && loading && !body && !email?.has_html && <p className="empty">Loading…</p>}
+        <HtmlBody html={showsHtml && body?.format === 'html' ? body.content : ''} email={showsHtml ? email : null} />
+        {openId && !headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
+        {openId && !headers && body && <ClipNotice body={body} />}
       </div>
     </section>
   );
