@@ -171,12 +171,18 @@ describe('API client against servers that misbehave', () => {
       created_at: created,
       read,
     });
-    const answers = [record(null), record(null), record('2026-11-02 11:00:00'), record(null, 'not a date')];
-    stub = await stubServer((_q, r, i) => sendJson(r, 200, { ...EMPTY_PAGE, data: [answers[i]] }));
+    const other = { ...record(null), id: 'e-2', subject: 'Newer' };
+    const answers = [[record(null)], [record(null)], [other, record(null)], [record('2026-11-02 11:00:00')], [record(null, 'not a date')]];
+    stub = await stubServer((_q, r, i) => sendJson(r, 200, { ...EMPTY_PAGE, data: answers[i] }));
     const client = clientFor(stub.url);
-    const first = (await client.listEmails({}, { fresh: true })).data[0]!;
-    const again = (await client.listEmails({}, { fresh: true })).data[0]!;
-    expect(again).toBe(first);
+    const firstPage = await client.listEmails({}, { fresh: true });
+    const first = firstPage.data[0]!;
+    // The same bytes again: the page made of them last time.
+    expect(await client.listEmails({}, { fresh: true })).toBe(firstPage);
+    // A new email above it: the page is read anew, the unchanged record reused.
+    const shifted = await client.listEmails({}, { fresh: true });
+    expect(shifted.data.map((e) => e.subject)).toEqual(['Newer', 'Hello']);
+    expect(shifted.data[1]).toBe(first);
     const changed = (await client.listEmails({}, { fresh: true })).data[0]!;
     expect(changed.read).toBe('2026-11-02T11:00:00.000Z');
     expect(first.read).toBeNull();

@@ -156,7 +156,8 @@ export class ServiceClient {
   });
   /** The clipped heads of long bodies not read whole (readerBody). */
   private readonly heads = new LruCache<string, EmailBody>({ maxEntries: 16 });
-  private readonly pages = new LruCache<string, { page: EmailPage; at: number }>({ maxEntries: LIMITS.cachedPages });
+  /** Recent list pages, with the bytes each was read from. */
+  private readonly pages = new LruCache<string, { page: EmailPage; at: number; bytes: Buffer }>({ maxEntries: LIMITS.cachedPages });
   private automations: Automation[] | null = null;
   /**
    * Each email's record exactly as the server sent it (what its webhooks carry:
@@ -311,12 +312,18 @@ export class ServiceClient {
       }
       throw error;
     }
+    // A poll mostly gets the very bytes it got last time: then the page it made of them stands.
+    if (cached && cached.bytes.equals(response.bytes)) {
+      this.pages.set(key, { ...cached, at: Date.now() });
+      for (const email of cached.page.data) this.emails.set(email.id, email);
+      return cached.page;
+    }
     const value = parseValue(response.bytes);
     // The page's frame is checked as a whole; its records one by one, so that known ones are not checked again.
     const records = (value as { data?: unknown } | null)?.data;
     const frame = validate(Array.isArray(records) ? { ...(value as object), data: [] } : value, EmailPageSchema);
     const page = { ...frame, data: (records as unknown[]).map((record, index) => this.readRecord(record, ['data', index])) };
-    this.pages.set(key, { page, at: Date.now() });
+    this.pages.set(key, { page, at: Date.now(), bytes: response.bytes });
     // A list entry is the server's newest word on an email: it refreshes the record cache.
     for (const email of page.data) this.emails.set(email.id, email);
     return page;
