@@ -172,8 +172,8 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   rows.push([`one change (a star) with ${k(large)} emails, p95 of 400`, ms(large.changeP95), `${k(small)}: ${ms(small.changeP95)}`, `goal <= 1 ms: ${verdict(large.changeP95 <= 1)}`]);
   rows.push([`SMTP ingest with ${k(large)} emails (${INGEST_MESSAGES} msgs, ${INGEST_SESSIONS} sessions, pipelined; median of 3)`, `${large.ingestPerSecond.toFixed(0)} msg/s`, `${k(small)}: ${small.ingestPerSecond.toFixed(0)} msg/s`, `goal >= 1000 msg/s: ${verdict(large.ingestPerSecond >= 1000)}`]);
   rows.push([`restart with ${k(large)} emails, until listening`, ms(large.restartMs), `${k(small)}: ${ms(small.restartMs)}`, `goal <= 2000 ms: ${verdict(large.restartMs <= 2000)}`]);
-  rows.push([`page 1 with ${k(large)} emails, p95 of 200 (median of 3)`, ms(large.page1P95), `${k(small)}: ${ms(small.page1P95)}`, `goal <= 5 ms: ${verdict(large.page1P95 <= 5)}`]);
-  rows.push([`search "${SEARCH_TERM}" + unread with ${k(large)}, p95 of 200 (median of 3)`, ms(large.searchP95), `${k(small)}: ${ms(small.searchP95)}`, `goal <= 10 ms: ${verdict(large.searchP95 <= 10)}`]);
+  rows.push([`page 1 with ${k(large)} emails, p95 of 200 (median of 5)`, ms(large.page1P95), `${k(small)}: ${ms(small.page1P95)}`, `goal <= 5 ms: ${verdict(large.page1P95 <= 5)}`]);
+  rows.push([`search "${SEARCH_TERM}" + unread with ${k(large)}, p95 of 200 (median of 5)`, ms(large.searchP95), `${k(small)}: ${ms(small.searchP95)}`, `goal <= 10 ms: ${verdict(large.searchP95 <= 10)}`]);
   rows.push([`service RSS with ${k(large)} emails, after all of the above`, `${large.rssMiB.toFixed(0)} MiB`, `${k(small)}: ${small.rssMiB.toFixed(0)} MiB`, `goal <= 300 MB: ${verdict(large.rssMiB * 1.048576 <= 300)}`]);
 }
 

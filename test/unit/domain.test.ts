@@ -16,6 +16,10 @@ describe('timestamps', () => {
     const date = new Date('2018-01-19T12:23:27.456Z');
     expect(serviceTimestamp(date)).toBe('2018-01-19T12:23:27+00:00');
     expect(zonelessTimestamp(date)).toBe('2018-01-19 12:23:27');
+    // Past year 9999 toISOString has six digits and a sign: still well formed.
+    const far = new Date(Date.UTC(12_000, 0, 2, 3, 4, 5));
+    expect(serviceTimestamp(far)).toBe('+012000-01-02T03:04:05+00:00');
+    expect(zonelessTimestamp(far)).toBe('+012000-01-02 03:04:05');
   });
 
   it('reads UTC to the second exactly as a Date round trip would, invalid days included', () => {

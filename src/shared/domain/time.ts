@@ -37,12 +37,18 @@ export function normalizeTimestamp(value: string): string | null {
   return Number.isNaN(millis) ? null : new Date(millis).toISOString();
 }
 
-/** The service's own style: ISO 8601 with `+00:00`, no milliseconds. */
+/**
+ * The service's own style: ISO 8601 with `+00:00`, no milliseconds. A page of
+ * the list writes a hundred of these: cut, not matched (years 0–9999; others
+ * keep toISOString's own form).
+ */
 export function serviceTimestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  const iso = date.toISOString();
+  return iso.length === 24 ? `${iso.slice(0, 19)}+00:00` : iso.replace(/\.\d{3}Z$/, '+00:00');
 }
 
 /** The attachment style the real service publishes: `2018-01-19 12:23:27`. */
 export function zonelessTimestamp(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
+  const iso = date.toISOString();
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : iso.replace('T', ' ').replace(/\.\d{3}Z$/, '');
 }
