@@ -69,7 +69,7 @@ const ratio = (slow: number, fast: number) => `${(slow / fast).toFixed(1)}x`;
   const cli: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < 3; i++) {
-    cli.push(await untilLine([SERVER_CLI, '--port', '0', '--token', TOKEN, '--seed', DEMO], 'Token:'));
+    cli.push(await untilLine([...SERVER_CLI, '--port', '0', '--token', TOKEN, '--seed', DEMO], 'Token:'));
     bare.push(await untilLine(['-e', ''], null));
   }
   rows.push(['npm run server on the demo corpus, until ready (median of 3)', ms(median(cli)), `bare node ${ms(median(bare))}`, `${ratio(median(cli), median(bare))} of bare node; budget 2000 ms`]);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ReferenceService } from '../../src/server/service.ts';
 import type { ParsedMessage } from '../../src/server/ingest.ts';
+import { serverNodeArgs } from '../support/server-command.ts';
 
 export const TEAM = 'bench';
 const TOKEN = 'scale-token';
@@ -102,7 +103,7 @@ export interface RunningCli {
 }
 
 /** What `npm run server` runs, once `npm run build:server` has built it (npm run bench does). */
-export const SERVER_CLI = 'out/server/cli.js';
+export const SERVER_CLI = serverNodeArgs();
 
 /** Starts `npm run server` on a data folder, until it prints where it listens. */
 export function startCli(dataDir: string): Promise<RunningCli> {
@@ -110,7 +111,7 @@ export function startCli(dataDir: string): Promise<RunningCli> {
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      [SERVER_CLI, '--port', '0', '--smtp-port', '0', '--rate-limit', '0', '--team', TEAM, '--token', TOKEN, '--data', dataDir],
+      [...SERVER_CLI, '--port', '0', '--smtp-port', '0', '--rate-limit', '0', '--team', TEAM, '--token', TOKEN, '--data', dataDir],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverNodeArgs } from '../support/server-command.ts';
 
 const run = promisify(execFile);
 
@@ -24,10 +25,10 @@ describe('npm run server, and the README examples', () => {
 
   beforeAll(async () => {
     const { command } = await readmeBlocks();
-    // `npm run server -- ARGS` builds out/server, then runs `node out/server/cli.js ARGS`.
+    // `npm run server -- ARGS` builds out/server, then runs it with Node: the same here.
     await run('npm', ['run', 'build:server', '--silent']);
     const args = command.replace(/^npm run server -- /, '').split(/\s+/);
-    server = spawn(process.execPath, ['out/server/cli.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [...serverNodeArgs(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
       const onData = (chunk: Buffer) => {
