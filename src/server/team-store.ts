@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { AutomationInput } from '../shared/domain/automation.ts';
 import { sizeForHuman } from '../shared/domain/size.ts';
 import { serviceTimestamp, zonelessTimestamp } from '../shared/domain/time.ts';
+import { LruCache } from '../shared/lru.ts';
 import { uuidFromName } from './ids.ts';
 import { wildcardMatch } from './wildcard.ts';
 import type { ParsedMessage } from './ingest.ts';
@@ -204,6 +205,13 @@ const ASCII = /^[\x20-\x7e]*$/;
 /** How many of a term's trigrams a search asks the index for: the rarest. */
 const TRIGRAMS_ASKED = 2;
 
+interface KnownAddress {
+  id: string;
+  display_name: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export class TeamStore {
   readonly id: string;
   /** Few and read on every ingest: kept in memory, written through. */
@@ -327,6 +335,7 @@ export class TeamStore {
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
+      this.addresses.clear();
       throw error;
     }
   }
@@ -357,12 +366,14 @@ export class TeamStore {
     const results: { error?: unknown; value?: unknown }[] = [];
     this.transaction(() => {
       for (const item of batch) {
-        this.db.exec('SAVEPOINT queued');
+        this.sql('SAVEPOINT queued').run();
         try {
           results.push({ value: item.work() });
-          this.db.exec('RELEASE queued');
+          this.sql('RELEASE queued').run();
         } catch (error) {
           this.db.exec('ROLLBACK TO queued; RELEASE queued');
+          // An address it wrote is gone again.
+          this.addresses.clear();
           results.push({ error: error ?? new Error('failed') });
         }
       }
@@ -372,22 +383,28 @@ export class TeamStore {
 
   // ---- addresses ---------------------------------------------------------
 
+  /** Addresses mail came from or to lately: two lookups fewer for each message that arrives. */
+  private readonly addresses = new LruCache<string, KnownAddress>({ maxEntries: 5000 });
+
   /** The address as stored, created on first sight; a name learned later fills an empty one. */
   private address(email: string, displayName: string, at: Date): StoredAddress {
     const key = email.toLowerCase();
-    const known = this.sql('SELECT id, display_name, created_at, updated_at FROM addresses WHERE email = ?').get(key) as
-      | { id: string; display_name: string; created_at: number; updated_at: number }
-      | undefined;
+    // Written only here: what was read or written last stands for the table row.
+    const known =
+      this.addresses.get(key) ??
+      (this.sql('SELECT id, display_name, created_at, updated_at FROM addresses WHERE email = ?').get(key) as KnownAddress | undefined);
+    let row: KnownAddress;
     if (!known) {
-      const id = uuidFromName(`${this.id}:address:${key}`);
-      this.sql('INSERT INTO addresses (email, id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(key, id, displayName, at.getTime(), at.getTime());
-      return { id, display_name: displayName, email: key, created_at: at, updated_at: at };
+      row = { id: uuidFromName(`${this.id}:address:${key}`), display_name: displayName, created_at: at.getTime(), updated_at: at.getTime() };
+      this.sql('INSERT INTO addresses (email, id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(key, row.id, displayName, row.created_at, row.updated_at);
+    } else if (displayName && !known.display_name) {
+      row = { ...known, display_name: displayName, updated_at: at.getTime() };
+      this.sql('UPDATE addresses SET display_name = ?, updated_at = ? WHERE email = ?').run(displayName, row.updated_at, key);
+    } else {
+      row = known;
     }
-    if (displayName && !known.display_name) {
-      this.sql('UPDATE addresses SET display_name = ?, updated_at = ? WHERE email = ?').run(displayName, at.getTime(), key);
-      return { id: known.id, display_name: displayName, email: key, created_at: new Date(known.created_at), updated_at: at };
-    }
-    return { id: known.id, display_name: known.display_name, email: key, created_at: new Date(known.created_at), updated_at: new Date(known.updated_at) };
+    this.addresses.set(key, row);
+    return { id: row.id, display_name: row.display_name, email: key, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
   }
 
   knowsAddress(email: string): boolean {

@@ -132,6 +132,22 @@ describe('the SQLite store', () => {
     store.close();
   });
 
+  it('a message whose commit fails leaves nothing behind, its sender included, and the next one from that sender lists', async () => {
+    const store = new TeamStore('t');
+    const parsed = (subject: string) => ({ sender: { name: 'Nia', address: 'nia@new.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
+    const add = (subject: string) => store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date() });
+    await expect(
+      store.inNextCommit(() => {
+        add('Rolled back');
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+    expect(store.knowsAddress('nia@new.test')).toBe(false);
+    await store.inNextCommit(() => add('Kept'));
+    expect(store.page({}).emails.map((e) => [e.subject, e.sender.email, e.sender.display_name])).toEqual([['Kept', 'nia@new.test', 'Nia']]);
+    store.close();
+  });
+
   it('deleting an email takes it out of search and the count, before and after it is indexed', async () => {
     service = await startReferenceService({ teams });
     const team = service.service.team('t');
