@@ -193,7 +193,7 @@ function searchPhrase(term: string): string {
 }
 
 /** The distinct three-character runs of a term, as the trigram tokenizer cuts them. */
-export function trigramsOf(term: string): string[] {
+function trigramsOf(term: string): string[] {
   const chars = [...term];
   const runs = new Set<string>();
   for (let i = 0; i + 3 <= chars.length; i++) runs.add(chars.slice(i, i + 3).join(''));

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { ServiceClient } from '../../src/main/api/client.ts';
 import { startReferenceService } from '../../src/server/index.ts';
 import type { ReaderFigures } from './reader-figures.ts';
-import { INGEST_MESSAGES, INGEST_SESSIONS, measureScale, SEARCH_TERM, SERVER_CLI, type ScaleFigures } from './scale.ts';
+import { INGEST_MESSAGES, INGEST_SESSIONS, measureScale, SEARCH_TERM, SERVER_NODE_ARGS, type ScaleFigures } from './scale.ts';
 
 if (process.argv.includes('--scale')) {
   await import('./scale-table.ts');
@@ -69,7 +69,7 @@ const ratio = (slow: number, fast: number) => `${(slow / fast).toFixed(1)}x`;
   const cli: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < 3; i++) {
-    cli.push(await untilLine([...SERVER_CLI, '--port', '0', '--token', TOKEN, '--seed', DEMO], 'Token:'));
+    cli.push(await untilLine([...SERVER_NODE_ARGS, '--port', '0', '--token', TOKEN, '--seed', DEMO], 'Token:'));
     bare.push(await untilLine(['-e', ''], null));
   }
   rows.push(['npm run server on the demo corpus, until ready (median of 3)', ms(median(cli)), `bare node ${ms(median(bare))}`, `${ratio(median(cli), median(bare))} of bare node; budget 2000 ms`]);

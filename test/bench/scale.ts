@@ -103,7 +103,7 @@ export interface RunningCli {
 }
 
 /** What `npm run server` runs, once `npm run build:server` has built it (npm run bench does). */
-export const SERVER_CLI = serverNodeArgs();
+export const SERVER_NODE_ARGS = serverNodeArgs();
 
 /** Starts `npm run server` on a data folder, until it prints where it listens. */
 export function startCli(dataDir: string): Promise<RunningCli> {
@@ -111,7 +111,7 @@ export function startCli(dataDir: string): Promise<RunningCli> {
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      [...SERVER_CLI, '--port', '0', '--smtp-port', '0', '--rate-limit', '0', '--team', TEAM, '--token', TOKEN, '--data', dataDir],
+      [...SERVER_NODE_ARGS, '--port', '0', '--smtp-port', '0', '--rate-limit', '0', '--team', TEAM, '--token', TOKEN, '--data', dataDir],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -246,7 +246,7 @@ export const INGEST_MESSAGES = 1500;
 async function medianOf(rounds: number, measure: () => Promise<number>): Promise<number> {
   const values: number[] = [];
   for (let i = 0; i < rounds; i++) values.push(await measure());
-  return values.sort((a, b) => a - b)[Math.floor(rounds / 2)]!;
+  return percentile(values, 50);
 }
 
 export async function measureScale(count: number): Promise<ScaleFigures> {

@@ -348,18 +348,23 @@ export class ServiceClient {
     return email;
   }
 
-  async getEmailBody(id: string, format: BodyFormat, options: { view?: string } = {}): Promise<EmailBody> {
-    const key = `${id}:${format}`;
-    const cached = this.bodies.get(key);
-    if (cached) return cached;
-    const response = await this.request({
+  /** An email's body in one format, as the server sends it (Accept chooses the format). */
+  private bodyRequest(id: string, format: BodyFormat, options: Pick<RequestSpec, 'view' | 'headBytes'>) {
+    return this.request({
       operation: 'getEmailBody',
       method: 'GET',
       path: `emails/${encodeURIComponent(id)}`,
       accept: BODY_FORMATS[format],
       maxBytes: LIMITS.bodyBytes,
-      view: options.view,
+      ...options,
     });
+  }
+
+  async getEmailBody(id: string, format: BodyFormat, options: { view?: string } = {}): Promise<EmailBody> {
+    const key = `${id}:${format}`;
+    const cached = this.bodies.get(key);
+    if (cached) return cached;
+    const response = await this.bodyRequest(id, format, { view: options.view });
     const body: EmailBody = { format, contentType: response.contentType, content: decodeBody(response, format) };
     this.bodies.set(key, body);
     return body;
@@ -379,15 +384,8 @@ export class ServiceClient {
     if (head) return head;
     // Raw is unescaped as a whole (unescapeRawIfEscaped): it is read whole.
     if (format === 'raw') return clipBody(await this.getEmailBody(id, format));
-    const response = await this.request({
-      operation: 'getEmailBody',
-      method: 'GET',
-      path: `emails/${encodeURIComponent(id)}`,
-      accept: BODY_FORMATS[format],
-      maxBytes: LIMITS.bodyBytes,
-      // Enough bytes for CLIP_CHARS characters in any encoding (UTF-8 takes at most 4 a character).
-      headBytes: CLIP_CHARS * 4,
-    });
+    // Enough bytes for CLIP_CHARS characters in any encoding (UTF-8 takes at most 4 a character).
+    const response = await this.bodyRequest(id, format, { headBytes: CLIP_CHARS * 4 });
     const content = decodeBody(response, format);
     if (response.wholeBytes === undefined) {
       const body: EmailBody = { format, contentType: response.contentType, content };
