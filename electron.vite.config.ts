@@ -28,7 +28,14 @@ export default defineConfig({
     build: {
       // Start-up speed: the renderer ships minified.
       minify: true,
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+      rollupOptions: {
+        input: {
+          index: resolve('src/renderer/index.html'),
+          // The email's frame: a document of its own, with its own CSP (remote content held back, or allowed).
+          'email-frame': resolve('src/renderer/email-frame.html'),
+          'email-frame-remote': resolve('src/renderer/email-frame-remote.html'),
+        },
+      },
     },
     plugins: [react()],
   },

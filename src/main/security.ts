@@ -12,19 +12,19 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /**
  * The renderer makes no network requests (main does), so connect-src is
- * 'none'. Email HTML is shown in a sandboxed srcdoc iframe, which inherits
- * this policy; img-src admits remote images only once the user asks for them
- * (the sanitizer keeps them out until then).
+ * 'none', and the app's page loads no remote image either. Email HTML is
+ * shown in a sandboxed frame that is a document of its own (EMAIL_FRAME_PATHS)
+ * with its own policy: remote images only in the one the user asked for.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  'img-src \'self\' data: cid: https: http:',
+  "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'none'",
-  "frame-src 'self' about:",
-  "child-src 'self' about:",
+  "frame-src 'self'",
+  "child-src 'self'",
   "form-action 'none'",
   "base-uri 'none'",
   "object-src 'none'",
@@ -120,9 +120,16 @@ export function isSafeExternalUrl(url: string): boolean {
   return normaliseExternalUrl(url) !== null;
 }
 
-/** Documents a frame inside the app may hold: the email's srcdoc, or nothing. */
-export function isInertFrameUrl(url: string): boolean {
-  return url === 'about:srcdoc' || url === 'about:blank';
+/** The email frame's documents (built from src/renderer/email-frame*.html): blank bodies the app writes into. */
+export const EMAIL_FRAME_PATHS = ['/email-frame.html', '/email-frame-remote.html'] as const;
+
+/** Documents a frame inside the app may hold: the email frame's own, or nothing. */
+export function isInertFrameUrl(url: string, appOrigin: string = APP_ORIGIN): boolean {
+  if (url === 'about:blank') return true;
+  // app:// is no special scheme to URL: its origin reads "null", so the prefix is what is compared.
+  if (!url.startsWith(`${appOrigin}/`) || !URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.search === '' && parsed.hash === '' && (EMAIL_FRAME_PATHS as readonly string[]).includes(parsed.pathname);
 }
 
 /** A frame may use the bridge when it is the app's own top-level page. */
@@ -152,7 +159,7 @@ export interface GuardedSession {
 
 /**
  * Navigation is always cancelled (the app is one page), a frame may only hold
- * the email's own srcdoc document, new windows are always denied, webviews
+ * the email frame's own documents, new windows are always denied, webviews
  * never attach, and every permission is refused.
  */
 export function installGuards(contents: GuardedContents, session: GuardedSession): void {
@@ -203,11 +210,27 @@ export function mimeTypeFor(path: string): string {
   return MIME[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 
-/** Headers every renderer file is served with. */
-export function securityHeaders(contentType: string): Record<string, string> {
+/**
+ * The email frame's policies, by document: nothing runs, nothing connects,
+ * and images or fonts come from the web only in the one for remote content.
+ * The same text is in each file's meta tag (for the dev server).
+ */
+export const EMAIL_FRAME_POLICY: Record<(typeof EMAIL_FRAME_PATHS)[number], string> = {
+  '/email-frame.html': "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src data:; font-src data:",
+  '/email-frame-remote.html': "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src data: https: http:; font-src data: https:",
+};
+
+/** The CSP a renderer file is served with: the app's, or the email frame's own (which only the app may embed). */
+export function policyFor(path: string): string {
+  const frame = EMAIL_FRAME_POLICY[`/${path.replace(/^\/+/, '')}` as keyof typeof EMAIL_FRAME_POLICY];
+  return frame ? `${frame}; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` : CONTENT_SECURITY_POLICY;
+}
+
+/** Headers every renderer file is served with (`path` relative to the renderer folder). */
+export function securityHeaders(contentType: string, path = 'index.html'): Record<string, string> {
   return {
     'Content-Type': contentType,
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': policyFor(path),
     'X-Content-Type-Options': 'nosniff',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Referrer-Policy': 'no-referrer',

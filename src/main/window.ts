@@ -28,7 +28,7 @@ export function serveRenderer(rendererDir: string, target: Session = session.def
     if (file === null || !file.startsWith(root)) return new Response('Not found', { status: 404 });
     try {
       const bytes = await readFile(file);
-      return new Response(bytes, { headers: securityHeaders(mimeTypeFor(file)) });
+      return new Response(bytes, { headers: securityHeaders(mimeTypeFor(file), relative ?? '') });
     } catch {
       return new Response('Not found', { status: 404 });
     }

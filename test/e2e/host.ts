@@ -34,6 +34,11 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
   consent?: boolean;
   /** How often main polls for new mail (default: 30 s, as in the app). */
   pollIntervalMs?: number;
+  /**
+   * Origins the page's requests really reach (an attacker's server in a
+   * privacy test), instead of being refused; they are noted in blockedRequests too.
+   */
+  passThrough?: string[];
 };
 
 export interface AppHandle {
@@ -82,7 +87,7 @@ async function serveRenderer(): Promise<{ server: Server; origin: string }> {
     }
     try {
       const bytes = await readFile(file);
-      response.writeHead(200, securityHeaders(mimeTypeFor(file))).end(bytes);
+      response.writeHead(200, securityHeaders(mimeTypeFor(file), path)).end(bytes);
     } catch {
       response.writeHead(404).end();
     }
@@ -185,6 +190,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     const url = route.request().url();
     if (url.startsWith(`${origin}/`)) return route.continue();
     blockedRequests.push(url);
+    if (options.passThrough?.some((allowed) => url.startsWith(`${allowed}/`))) return route.continue();
     return route.abort('blockedbyclient');
   });
   await context.exposeBinding('__inboxDeskInvoke', async (source, channel: unknown, arg: unknown) => {

@@ -38,6 +38,18 @@ const EMAILS: { subject: string; html: string; text?: string }[] = [
       <a id="phish" href="https://bank-login.attacker.test/">https://www.bank.test/login</a>`,
   },
   { subject: 'Ordinary', html: '<p>Nothing to see</p>', text: 'Nothing to see' },
+  // End tags nothing opened: a pre-scan that counts them as closes sees depth 1, the browser nests 10,000 deep.
+  { subject: 'Fooled nesting', html: '<div></x>'.repeat(10_000), text: 'The text of the fooled one' },
+  {
+    subject: 'Nested overlay',
+    html: `<style>.wrap { & > a { position: fixed; inset: 0; display: block } } .w2 { .s { position: sticky; top: 0 } }</style>
+      <div class="wrap"><p id="nested-text">Read your statement below.</p><a id="nested-overlay" href="https://attacker.test/nested">&nbsp;</a></div>
+      <div class="w2"><div class="s">Sign in again</div></div>`,
+  },
+  {
+    subject: 'Lookalike',
+    html: '<p><a id="idn" href="https://аррӏе.com/">аррӏе.com</a> <a id="latin" href="https://apple.test/">apple.test</a></p>',
+  },
 ];
 
 /** Long main-thread tasks seen by the page since it loaded, in ms. */
@@ -100,6 +112,57 @@ test.describe('hostile email cannot freeze, fetch, navigate or overlay', () => {
     expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(1000);
   });
 
+  test('a pre-scan fooled by stray end tags: refused as the browser would nest it, keys answered within 100 ms', async ({ openApp }) => {
+    const { page } = await open(openApp);
+    await page.getByRole('option').filter({ hasText: 'Fooled nesting' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'is nested deeper than Inbox Desk shows safely' })).toBeVisible();
+    const moved = await page.evaluate(async () => {
+      const began = performance.now();
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', cancelable: true }));
+      const list = document.querySelector('[role="listbox"][aria-label="Emails"]')!;
+      while (!list.querySelector('[aria-selected="true"]')?.textContent?.includes('Ordinary')) {
+        await new Promise(requestAnimationFrame);
+        if (performance.now() - began > 2000) break;
+      }
+      return performance.now() - began;
+    });
+    expect(moved).toBeLessThan(100);
+    expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(100);
+  });
+
+  test('a fixed overlay inside a nested rule is gone: a click on the text opens nothing', async ({ openApp }) => {
+    const app = await open(openApp);
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Nested overlay' }).click();
+    const frame = page.frameLocator('iframe[title="Email content"]');
+    await expect(frame.locator('#nested-text')).toBeVisible();
+    await expect(frame.locator('#nested-overlay')).not.toHaveCSS('position', 'fixed');
+    await expect(frame.getByText('Sign in again')).not.toHaveCSS('position', 'sticky');
+    await frame.locator('#nested-text').click();
+    expect(app.openedExternally).toEqual([]);
+  });
+
+  test('a link to a name in another alphabet asks first, with its real (punycode) name, even when its text agrees', async ({ openApp }) => {
+    const app = await open(openApp);
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Lookalike' }).click();
+    const frame = page.frameLocator('iframe[title="Email content"]');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await frame.locator('#idn').click();
+    await expect.poll(() => asked).toEqual([expect.stringContaining('goes to xn--80ak6aa92e.com')]);
+    expect(app.openedExternally).toEqual([]);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await frame.locator('#idn').click();
+    await expect.poll(() => app.openedExternally).toEqual(['https://xn--80ak6aa92e.com/']);
+    // An ordinary link whose text agrees opens without a question.
+    await frame.locator('#latin').click();
+    await expect.poll(() => app.openedExternally).toEqual(['https://xn--80ak6aa92e.com/', 'https://apple.test/']);
+  });
+
   test('finding 6: CSS escapes, image-set, @import and @font-face load nothing, and the count is honest', async ({ openApp }) => {
     const app = await open(openApp);
     const { page } = app;
@@ -152,7 +215,7 @@ test.describe('hostile email cannot freeze, fetch, navigate or overlay', () => {
     expect(app.openedExternally).not.toContain('https://bank-login.attacker.test/');
     const frameUrls = page.frames().map((f) => f.url());
     expect(frameUrls.filter((url) => url.includes('attacker') || url.startsWith('chrome-error'))).toEqual([]);
-    expect(page.frames().some((f) => f.url() === 'about:srcdoc')).toBe(true);
+    expect(page.frames().some((f) => f.url().endsWith('/email-frame.html'))).toBe(true);
     expect(app.blockedRequests).toEqual([]);
   });
 });

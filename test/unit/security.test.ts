@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   CONTENT_SECURITY_POLICY,
+  EMAIL_FRAME_POLICY,
   fitToDisplays,
   installGuards,
   isSafeExternalUrl,
@@ -96,7 +97,7 @@ describe('guards', () => {
     }
   });
 
-  it('let a frame hold only the email’s srcdoc: no link, form or script moves it elsewhere (finding 7)', () => {
+  it('let a frame hold only the email frame’s own documents: no link, form or script moves it elsewhere (finding 7)', () => {
     const f = fakes();
     installGuards(f.contents, f.session);
     const frameNavigate = f.listeners.get('will-frame-navigate') as unknown as (e: { preventDefault(): void; url: string; isMainFrame: boolean }) => void;
@@ -109,8 +110,15 @@ describe('guards', () => {
     expect(attempt('http://127.0.0.1:9/x', false)).toBe(true);
     expect(attempt('javascript:alert(1)', false)).toBe(true);
     expect(attempt('https://attacker.test/', true)).toBe(true);
-    expect(attempt('about:srcdoc', false)).toBe(false);
+    expect(attempt('app://inbox-desk/email-frame.html', false)).toBe(false);
+    expect(attempt('app://inbox-desk/email-frame-remote.html', false)).toBe(false);
     expect(attempt('about:blank', false)).toBe(false);
+    // Not the app itself in a frame, nor the frame's document with anything added, nor another origin's.
+    expect(attempt('app://inbox-desk/index.html', false)).toBe(true);
+    expect(attempt('app://inbox-desk/email-frame.html?x=1', false)).toBe(true);
+    expect(attempt('app://inbox-desk/email-frame.html#a', false)).toBe(true);
+    expect(attempt('app://elsewhere/email-frame.html', false)).toBe(true);
+    expect(attempt('about:srcdoc', false)).toBe(true);
   });
 
   it('deny every new window, whatever the URL', () => {
@@ -199,6 +207,21 @@ describe('the app:// protocol', () => {
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(securityHeaders('text/html')).toMatchObject({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' });
+    // The app's own page needs no remote image: only the email frame's remote document may load one.
+    expect(CONTENT_SECURITY_POLICY).toMatch(/img-src 'self' data:(;|$)/);
+  });
+
+  it('serves the email frame with a policy of its own: no script, no connection, remote images only in the remote one', () => {
+    const local = securityHeaders('text/html', 'email-frame.html')['Content-Security-Policy']!;
+    const remote = securityHeaders('text/html', '/email-frame-remote.html')['Content-Security-Policy']!;
+    for (const policy of [local, remote]) {
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).not.toMatch(/script-src/);
+      expect(policy).toContain("frame-ancestors 'self'");
+    }
+    expect(local).toMatch(/img-src data:;/);
+    expect(remote).toMatch(/img-src data: https: http:;/);
+    expect(securityHeaders('text/javascript', 'assets/index.js')['Content-Security-Policy']).toBe(CONTENT_SECURITY_POLICY);
   });
 });
 
@@ -209,5 +232,13 @@ describe('the renderer page', () => {
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     const headerWithoutAncestors = CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors')).join('; ');
     expect(meta).toBe(headerWithoutAncestors);
+  });
+
+  it('and each email frame document carries its own policy in its meta tag, as the protocol serves it', async () => {
+    const { readFile } = await import('node:fs/promises');
+    for (const [path, policy] of Object.entries(EMAIL_FRAME_POLICY)) {
+      const html = await readFile(`src/renderer${path}`, 'utf8');
+      expect(/http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1], path).toBe(policy);
+    }
   });
 });

@@ -17,6 +17,15 @@ describe('the HTML pre-scan (security finding 2)', () => {
     expect(unclosed.ms).toBeLessThan(50);
   });
 
+  it('is not fooled by end tags nothing opened, nor by slashes HTML ignores (issue 18)', () => {
+    expect(measureHtml('<div></x>'.repeat(10_000)).verdict).toBe('too-deep');
+    expect(measureHtml('<div/>'.repeat(300)).verdict).toBe('too-deep');
+    expect(measureHtml('<table><td>'.repeat(100)).verdict).toBe('too-deep');
+    // While real closes still close: stray end tags among well-formed mail change nothing.
+    expect(measureHtml('<div></x></div>'.repeat(10_000))).toMatchObject({ depth: 1, verdict: 'ok' });
+    expect(measureHtml('<p>a</x></p>'.repeat(1_000))).toMatchObject({ depth: 1, verdict: 'ok' });
+  });
+
   it('refuses too many elements and too many bytes', () => {
     expect(measureHtml('<span>x</span>'.repeat(HTML_LIMITS.elements + 1)).verdict).toBe('too-many-elements');
     expect(measureHtml('x'.repeat(HTML_LIMITS.bytes + 1)).verdict).toBe('too-large');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkMismatch } from '../../../src/renderer/src/features/message/link-check.ts';
+import { internationalizedHost, linkMismatch, linkQuestion } from '../../../src/renderer/src/features/message/link-check.ts';
 
 describe('links that show one site and go to another', () => {
   it('are caught', () => {
@@ -15,5 +15,21 @@ describe('links that show one site and go to another', () => {
     expect(linkMismatch('Read more', 'https://anything.test/')).toBeNull();
     expect(linkMismatch('version 1.2', 'https://x.test/')).toBeNull();
     expect(linkMismatch('mail us', 'mailto:a@b.test')).toBeNull();
+  });
+});
+
+describe('links to internationalized names (whole-script lookalikes)', () => {
+  it('ask first, naming the punycode host, even when the text agrees', () => {
+    // All Cyrillic: а р р ӏ е. The text is the very same string as the host.
+    expect(internationalizedHost('https://аррӏе.com/')).toBe('xn--80ak6aa92e.com');
+    expect(linkQuestion('аррӏе.com', 'https://аррӏе.com/')).toContain('goes to xn--80ak6aa92e.com');
+    expect(linkQuestion('https://аррӏе.com', 'https://xn--80ak6aa92e.com/')).toContain('xn--80ak6aa92e.com');
+    expect(internationalizedHost('https://shop.xn--mnchen-3ya.de/')).toBe('shop.xn--mnchen-3ya.de');
+  });
+
+  it('leave ASCII names and other schemes alone', () => {
+    expect(internationalizedHost('https://apple.com/')).toBeNull();
+    expect(linkQuestion('apple.com', 'https://apple.com/')).toBeNull();
+    expect(internationalizedHost('mailto:a@аррӏе.com')).toBeNull();
   });
 });

@@ -8,8 +8,8 @@ import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { formatAvailable } from './slice.ts';
-import { linkMismatch } from './link-check.ts';
-import { emailDocument, hasInlineImages, nextTask, sanitizedAlready, sanitizeEmailHtmlCached, sanitizeInSlicesCached, type SanitizeOutcome } from './sanitize.ts';
+import { linkQuestion } from './link-check.ts';
+import { hasInlineImages, nextTask, sanitizedAlready, sanitizeEmailHtmlCached, sanitizeInSlicesCached, type SanitizeOutcome } from './sanitize.ts';
 import { layoutChunks } from './layout-chunks.ts';
 import { sizeOfChars } from '../../../../shared/domain/clip.ts';
 
@@ -119,7 +119,6 @@ const RENDER_AT_ONCE_CHARS = 30_000;
 function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote: boolean; hidden: boolean }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
-  const shell = useMemo(() => emailDocument('', allowRemote), [allowRemote]);
   // Where a link goes, shown while it is hovered or focused (a status line, as in a browser).
   const [linkTarget, setLinkTarget] = useState<string | null>(null);
 
@@ -163,11 +162,9 @@ function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote
       const link = (target as Element | null)?.closest?.('[data-href]');
       if (!link) return false;
       const href = link.getAttribute('data-href') ?? '';
-      // A link that shows one site and goes to another asks first.
-      const mismatch = linkMismatch(link.textContent ?? '', href);
-      if (mismatch && !window.confirm(`This link shows ${mismatch.shown} but goes to ${mismatch.actual}.\n\nOpen ${mismatch.actual} anyway?`)) {
-        return true;
-      }
+      // A link that shows one site and goes to another, or to a name in another alphabet, asks first.
+      const question = linkQuestion(link.textContent ?? '', href);
+      if (question && !window.confirm(question)) return true;
       void call('openExternal', { url: href }).catch(() => undefined);
       return true;
     };
@@ -202,7 +199,8 @@ function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote
         title="Email content"
         sandbox="allow-same-origin"
         referrerPolicy="no-referrer"
-        srcDoc={shell}
+        // A document of its own with its own CSP (src/renderer/email-frame*.html): no remote image before `i`.
+        src={allowRemote ? 'email-frame-remote.html' : 'email-frame.html'}
         onLoad={onLoad}
         hidden={hidden}
       />

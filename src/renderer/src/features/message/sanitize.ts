@@ -50,12 +50,30 @@ function urlsAllowed(value: string, allowRemote: boolean): { ok: boolean; remote
   return { ok, remote };
 }
 
-/** Cleans one parsed declaration block in place; answers whether it took anything out. */
+/** CSS escapes decoded (`\\75 rl(` is `url(`): custom properties and var() keep the text as written. */
+function decodeCssEscapes(text: string): string {
+  return text.replace(/\\([0-9a-f]{1,6})\s?|\\(.)/gi, (_m, hex: string | undefined, char: string | undefined) =>
+    hex ? String.fromCodePoint(parseInt(hex, 16) || 0xfffd) : (char ?? ''),
+  );
+}
+
+/**
+ * Cleans one parsed declaration block in place; answers whether it took
+ * anything out. Custom properties and every declaration that uses var() go:
+ * their values are token streams the browser resolves only at layout, so
+ * neither a URL nor `position: fixed` could be seen in them here.
+ */
 function cleanStyle(style: CSSStyleDeclaration, allowRemote: boolean, count: Count): boolean {
   let removed = false;
   for (let i = style.length - 1; i >= 0; i--) {
     const name = style.item(i);
     const value = style.getPropertyValue(name);
+    if (name.startsWith('--') || /\bvar\(/i.test(decodeCssEscapes(value))) {
+      style.removeProperty(name);
+      removed = true;
+      if (LOADS.test(decodeCssEscapes(value))) count(Math.max(1, urlsAllowed(decodeCssEscapes(value), false).remote));
+      continue;
+    }
     if (name === 'position' && /fixed|sticky/i.test(value)) {
       style.removeProperty(name);
       removed = true;
@@ -72,28 +90,60 @@ function cleanStyle(style: CSSStyleDeclaration, allowRemote: boolean, count: Cou
   return removed;
 }
 
-/** Rules are rebuilt from the browser's own parse: what it cannot parse never reaches the frame. */
+/** What a rule left out would have loaded: counted, so the banner says so. */
+function countDropped(rule: CSSRule, count: Count): void {
+  const text = decodeCssEscapes(rule.cssText);
+  const loads = urlsAllowed(text, false).remote;
+  if (loads > 0) count(loads);
+}
+
+/** The rules inside a rule (nested style rules, @layer, @container …); none for a plain one. */
+function childRules(rule: CSSRule): CSSRuleList | null {
+  const rules = (rule as { cssRules?: CSSRuleList }).cssRules;
+  return rules && rules.length > 0 ? rules : null;
+}
+
+/**
+ * Rules are rebuilt from the browser's own parse: what it cannot parse never
+ * reaches the frame, and every rule nested in another is walked and cleaned
+ * as its parent is (CSS nesting, @layer, @container, @scope, @media …).
+ */
 function cleanRules(rules: CSSRuleList, allowRemote: boolean, count: Count): string[] {
   const kept: string[] = [];
+  const inner = (rule: CSSRule) => {
+    const children = childRules(rule);
+    return children ? cleanRules(children, allowRemote, count).join('') : '';
+  };
   for (const rule of Array.from(rules)) {
     if (rule instanceof CSSStyleRule) {
       cleanStyle(rule.style, allowRemote, count);
-      kept.push(rule.cssText);
+      kept.push(`${rule.selectorText}{${rule.style.cssText}${inner(rule)}}`);
+    } else if (typeof CSSNestedDeclarations !== 'undefined' && rule instanceof CSSNestedDeclarations) {
+      cleanStyle(rule.style, allowRemote, count);
+      kept.push(rule.style.cssText);
     } else if (rule instanceof CSSFontFaceRule) {
-      const verdict = urlsAllowed(rule.style.getPropertyValue('src'), allowRemote);
+      const verdict = urlsAllowed(decodeCssEscapes(rule.style.getPropertyValue('src')), allowRemote);
       if (verdict.ok) kept.push(rule.cssText);
       else count(verdict.remote);
     } else if (rule instanceof CSSKeyframesRule) {
       for (const frame of Array.from(rule.cssRules)) cleanStyle((frame as CSSKeyframeRule).style, allowRemote, count);
       kept.push(rule.cssText);
-    } else if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) {
-      const inner = cleanRules(rule.cssRules, allowRemote, count);
-      const condition = rule instanceof CSSMediaRule ? `@media ${rule.media.mediaText}` : `@supports ${rule.conditionText}`;
-      kept.push(`${condition}{${inner.join('')}}`);
+    } else if (rule instanceof CSSMediaRule) {
+      kept.push(`@media ${rule.media.mediaText}{${inner(rule)}}`);
+    } else if (rule instanceof CSSSupportsRule) {
+      kept.push(`@supports ${rule.conditionText}{${inner(rule)}}`);
+    } else if (typeof CSSLayerBlockRule !== 'undefined' && rule instanceof CSSLayerBlockRule) {
+      kept.push(`@layer ${rule.name}{${inner(rule)}}`);
+    } else if (typeof CSSLayerStatementRule !== 'undefined' && rule instanceof CSSLayerStatementRule) {
+      kept.push(rule.cssText);
+    } else if (typeof CSSContainerRule !== 'undefined' && rule instanceof CSSContainerRule) {
+      kept.push(`@container ${rule.conditionText}{${inner(rule)}}`);
     } else if (rule instanceof CSSImportRule) {
       count();
+    } else {
+      // Anything else (@scope, @namespace, @property, @page, @starting-style …) is left out, its loads counted.
+      countDropped(rule, count);
     }
-    // Anything else (@namespace, @layer, @property, @page …) is left out.
   }
   return kept;
 }
@@ -291,7 +341,8 @@ export async function sanitizeEmailHtmlInSlices(
           }
         }
         // This node and the siblings after it, up to a part's worth, in one call.
-        const part = document.createDocumentFragment();
+        // A fragment of the inert source document: adopting an <img> into the app's own document would load it.
+        const part = source.ownerDocument.createDocumentFragment();
         let load = size(node);
         part.appendChild(node);
         while (stack.length > 0 && stack[stack.length - 1]![1] === parent) {
@@ -312,16 +363,6 @@ export async function sanitizeEmailHtmlInSlices(
     await nextTask();
   }
   return { ok: true, html: output.innerHTML, blockedRemote: run.blocked() };
-}
-
-/** The isolated document the sanitized HTML is shown in (a sandboxed srcdoc iframe). */
-export function emailDocument(clean: string, allowRemote: boolean): string {
-  const images = allowRemote ? 'data: https: http:' : 'data:';
-  return `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:${allowRemote ? ' https:' : ''}">
-<meta name="referrer" content="no-referrer">
-<style>html,body{margin:0;padding:0}body{padding:16px;font:14px/1.5 system-ui,sans-serif;color:#1d1f23;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}img[data-blocked]{display:inline-block;min-width:16px;min-height:16px;background:#eee;outline:1px dashed #bbb}a,a[data-href]{color:#0b57d0;text-decoration:underline;cursor:pointer}a[data-href]:focus{outline:2px solid #0b57d0;outline-offset:1px}pre{white-space:pre-wrap}</style>
-</head><body>${clean}</body></html>`;
 }
 
 /** The last few outcomes, by remote setting and HTML: an email sanitized ahead opens without sanitizing again. */
