@@ -61,7 +61,7 @@ export interface HandlerDeps {
 }
 
 export interface ConsentQuestion {
-  kind: 'plaintext-token' | 'clear-transport';
+  kind: 'plaintext-token' | 'clear-transport' | 'private-target';
   title: string;
   message: string;
   confirmLabel: string;
@@ -91,6 +91,15 @@ function clearTransportQuestion(baseUrl: string): ConsentQuestion {
     title: 'Send the token unencrypted?',
     message: `${originOf(baseUrl)} uses plain http://. The access token and every email would cross the network unencrypted, readable by anyone on the way. Use https:// unless this network is yours.`,
     confirmLabel: 'Use http:// anyway',
+  };
+}
+
+function privateTargetQuestion(origin: string): ConsentQuestion {
+  return {
+    kind: 'private-target',
+    title: 'Send a test to this machine or your network?',
+    message: `${origin} is on this computer or a private network. Inbox Desk will post the test payload there and show the start of its answer. Allow it for this account only if you run that receiver.`,
+    confirmLabel: 'Allow for this account',
   };
 }
 
@@ -200,6 +209,18 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     });
     return null;
   }
+  /** Local or private origins the demo's "Send test" may reach: this session only (the demo has no account to keep them). */
+  const demoTestTargets = new Set<string>();
+  /** Asked in main's own dialog, once per account and origin: never the renderer's word. */
+  async function allowTestTarget(origin: string): Promise<boolean> {
+    const id = accounts.activeId;
+    if (id === null ? demoTestTargets.has(origin) : accounts.trustsTestTarget(id, origin)) return true;
+    if (!(await deps.confirm(privateTargetQuestion(origin)))) return false;
+    if (id === null) demoTestTargets.add(origin);
+    else await accounts.trustTestTarget(id, origin);
+    return true;
+  }
+
   /** The title of a rule the renderer has unsaved changes to. */
   let unsavedDraft: string | null = null;
 
@@ -272,7 +293,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     sendTestPayload: ({ emailId, input }) => {
       const body = checkedAutomation(input);
       if (!body.action_url) throw new ServiceError('validation', 'Give the rule a webhook URL to send a test to.', { fields: { action_url: ['A webhook URL is needed for a test.'] } });
-      return withClient(async (c) => sendPayload(body.action_url!, (await payloadFor(c, emailId, body)).payload));
+      return withClient(async (c) => sendPayload(body.action_url!, (await payloadFor(c, emailId, body)).payload, { allowPrivate: allowTestTarget }));
     },
     reportUnsaved: async ({ title }) => {
       unsavedDraft = title;

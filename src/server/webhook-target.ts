@@ -6,56 +6,14 @@
  * the checked address so a second lookup cannot swap it (DNS rebinding).
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { isPublicAddress } from '../shared/domain/ip-ranges.ts';
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
-}
-
-/** The IPv4 address an IPv6 one carries (mapped, NAT64, 6to4), if any. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
-  const pair = hex ?? sixToFour;
-  if (!pair) return null;
-  const high = parseInt(pair[1]!, 16);
-  const low = parseInt(pair[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
-
-/** True for loopback, private, link-local, multicast and reserved addresses. */
+/** True for loopback, private, link-local, multicast and every other special-purpose address (ip-ranges.ts). */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const inner = embeddedIpv4(address);
-  if (inner !== null) return blocked.check(inner, 'ipv4');
-  return blocked.check(address, 'ipv6');
+  return !isPublicAddress(address);
 }
 
 export interface WebhookTarget {
@@ -63,6 +21,8 @@ export interface WebhookTarget {
   /** The address to connect to: already checked. */
   address: string;
   family: 4 | 6;
+  /** Whether any address the name resolved to is loopback, private or special-purpose. */
+  private: boolean;
 }
 
 export class WebhookTargetError extends Error {}
@@ -85,5 +45,44 @@ export async function resolveWebhookTarget(
     throw new WebhookTargetError(`${host} is a private, loopback or link-local address`);
   }
   const chosen = usable[0]!;
-  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4, private: addresses.some((a) => isPrivateAddress(a.address)) };
+}
+
+/**
+ * POSTs to a resolved target, connecting to exactly the address that was
+ * checked (a second DNS answer cannot swap it), following no redirect.
+ * Answers the status and the first `keep` characters of the answer; throws on
+ * a network failure or when `timeoutMs` passes.
+ */
+export function postToTarget(
+  target: WebhookTarget,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  options: { timeoutMs: number; keep?: number },
+): Promise<{ status: number; start: string }> {
+  const pinned: RequestOptions['lookup'] = (_host, lookupOptions, callback) => {
+    const answer = callback as (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+    if (lookupOptions.all) answer(null, [{ address: target.address, family: target.family }]);
+    else answer(null, target.address, target.family);
+  };
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const keep = options.keep ?? 0;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      target.url,
+      { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) }, lookup: pinned, signal: AbortSignal.timeout(options.timeoutMs) },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        let start = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (start.length < keep) start += chunk.slice(0, keep - start.length);
+        });
+        response.on('end', () => resolve({ status, start }));
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }

@@ -1,12 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { Criterion } from '../shared/domain/automation.ts';
 import { buildPayload } from '../shared/domain/webhook-payload.ts';
 import { matchAutomation } from '../shared/domain/automation-match.ts';
 import { SERVICE_V1, type ServerFlavor } from './flavors.ts';
 import type { StoredAutomation, StoredContent, StoredEmail } from './team-store.ts';
-import { resolveWebhookTarget } from './webhook-target.ts';
+import { postToTarget, resolveWebhookTarget } from './webhook-target.ts';
 
 /**
  * Webhook delivery for automations. Headers (documented in the README):
@@ -64,38 +62,13 @@ export interface DeliveryOptions {
  * Redirects are not followed. Never throws.
  */
 export async function deliver(request: WebhookRequest, options: DeliveryOptions): Promise<boolean> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  let target;
   try {
-    target = await resolveWebhookTarget(request.url, { allowPrivate: options.allowPrivate });
+    const target = await resolveWebhookTarget(request.url, { allowPrivate: options.allowPrivate });
+    const { status } = await postToTarget(target, request.headers, request.body, { timeoutMs: options.timeoutMs });
+    return status >= 200 && status < 300;
   } catch {
     return false;
   }
-  const pinned: RequestOptions['lookup'] = (_host, lookupOptions, callback) => {
-    const answer = callback as (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
-    if (lookupOptions.all) answer(null, [{ address: target.address, family: target.family }]);
-    else answer(null, target.address, target.family);
-  };
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    const outgoing = send(
-      target.url,
-      {
-        method: 'POST',
-        headers: { ...request.headers, 'Content-Length': String(request.body.length) },
-        lookup: pinned,
-        signal,
-      },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        response.resume();
-        response.on('end', () => resolve(status >= 200 && status < 300));
-        response.on('error', () => resolve(false));
-      },
-    );
-    outgoing.on('error', () => resolve(false));
-    outgoing.end(request.body);
-  });
 }
 
 export interface AutomationOutcome {

@@ -233,10 +233,22 @@ test('the payload preview is what the service posts, byte for byte; Send test an
       await expect(panel.getByRole('table', { name: 'Webhook headers' })).toContainText(shown.headers['X-Service-Signature']!);
     }
 
+    // The receiver is on this machine: main asks first, in its own dialog, and sends nothing on Cancel.
     received.length = 0;
+    await panel.getByRole('button', { name: 'Send test' }).click();
+    await expect(panel.getByRole('status')).toContainText('Test not delivered: Not sent: 127.0.0.1');
+    expect(app.consentAsked).toEqual(['Send a test to this machine or your network?']);
+    expect(received).toEqual([]);
+    app.answerConsent(true);
     await panel.getByRole('button', { name: 'Send test' }).click();
     await expect(panel.getByRole('status')).toContainText(/Test sent: 200 in \d+ ms — “thanks”/);
     expect(received.map((r) => r.url)).toEqual(['/hook']);
+    // Remembered for this account: the next test does not ask again.
+    app.answerConsent(false);
+    await panel.getByRole('button', { name: 'Send test' }).click();
+    await expect.poll(() => received.length).toBe(2);
+    expect(app.consentAsked).toHaveLength(2);
+    received.splice(1);
     expect(received[0]!.headers['x-service-title']).toBe(encodeURIComponent('Invoices to accounting'));
 
     await panel.getByRole('button', { name: 'Copy as curl' }).click();
@@ -244,6 +256,35 @@ test('the payload preview is what the service posts, byte for byte; Send test an
     expect(app.clipboard).toContain("-H 'X-Service-Signature: sha256=");
     // Nothing of this marked the email read.
     expect(email.read).toBeNull();
+  } finally {
+    await service.close();
+    await receiver.close();
+  }
+});
+
+test('a compromised renderer cannot use Send test to reach this machine or a private network without main’s dialog (issue 18)', async ({ openApp }) => {
+  const receiver = await stubServer((_request, response) => response.end('secret intranet page'));
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  try {
+    const [id] = await service.inject(rawMail({ subject: 'Anything' }));
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await expect(app.page.getByRole('option').filter({ hasText: 'Anything' })).toBeVisible();
+    // Called straight on window.api, as script running in a compromised renderer would.
+    const attempt = (url: string) =>
+      app.page.evaluate(
+        ([emailId, actionUrl]) =>
+          (window as unknown as { api: { sendTestPayload: (a: unknown) => Promise<unknown> } }).api.sendTestPayload({
+            emailId,
+            input: { title: 'x', subject: 'x', action_url: actionUrl, payload_format: 'json' },
+          }),
+        [id!, url] as const,
+      );
+    const port = new URL(receiver.url).port;
+    for (const url of [`${receiver.url}/a`, `http://localhost:${port}/b`, `http://[::ffff:127.0.0.1]:${port}/c`, `http://2130706433:${port}/d`]) {
+      expect(await attempt(url)).toMatchObject({ ok: true, value: { status: 0, responseStart: '', error: expect.stringContaining('Not sent') } });
+    }
+    expect(receiver.requests).toEqual([]);
+    expect(app.consentAsked).toHaveLength(4);
   } finally {
     await service.close();
     await receiver.close();

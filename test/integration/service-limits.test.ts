@@ -168,6 +168,61 @@ describe('finding 10: webhooks never reach private addresses unless allowed', ()
     }
   });
 
+  /**
+   * IANA's IPv4 and IPv6 Special-Purpose Address Registries (as of 2026), copied
+   * by hand, plus multicast: the first and last address of each range must be
+   * refused as a webhook target, and reached only with --allow-private-webhooks.
+   */
+  const SPECIAL_PURPOSE: [string, string, string][] = [
+    ['0.0.0.0/8 this network', '0.0.0.0', '0.255.255.255'],
+    ['10.0.0.0/8 private', '10.0.0.0', '10.255.255.255'],
+    ['100.64.0.0/10 shared address space', '100.64.0.0', '100.127.255.255'],
+    ['127.0.0.0/8 loopback', '127.0.0.0', '127.255.255.255'],
+    ['169.254.0.0/16 link local', '169.254.0.0', '169.254.255.255'],
+    ['172.16.0.0/12 private', '172.16.0.0', '172.31.255.255'],
+    ['192.0.0.0/24 IETF protocol assignments', '192.0.0.0', '192.0.0.255'],
+    ['192.0.2.0/24 TEST-NET-1', '192.0.2.0', '192.0.2.255'],
+    ['192.88.99.0/24 6to4 relay anycast', '192.88.99.0', '192.88.99.255'],
+    ['192.168.0.0/16 private', '192.168.0.0', '192.168.255.255'],
+    ['198.18.0.0/15 benchmarking', '198.18.0.0', '198.19.255.255'],
+    ['198.51.100.0/24 TEST-NET-2', '198.51.100.0', '198.51.100.255'],
+    ['203.0.113.0/24 TEST-NET-3', '203.0.113.0', '203.0.113.255'],
+    ['224.0.0.0/4 multicast', '224.0.0.0', '239.255.255.255'],
+    ['240.0.0.0/4 reserved', '240.0.0.0', '255.255.255.254'],
+    ['255.255.255.255/32 limited broadcast', '255.255.255.255', '255.255.255.255'],
+    ['::1/128 loopback', '::1', '::1'],
+    ['::/128 unspecified', '::', '::'],
+    ['::ffff:0:0/96 IPv4-mapped (of a private address)', '::ffff:10.0.0.1', '::ffff:192.168.255.255'],
+    ['64:ff9b::/96 NAT64 (of a private address)', '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe'],
+    ['64:ff9b:1::/48 local-use NAT64', '64:ff9b:1::', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'],
+    ['100::/64 discard only', '100::', '100::ffff:ffff:ffff:ffff'],
+    ['2001::/32 Teredo', '2001::', '2001:0:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['2001:2::/48 benchmarking', '2001:2::', '2001:2:0:ffff:ffff:ffff:ffff:ffff'],
+    ['2001:db8::/32 documentation', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['2001:10::/28 ORCHID', '2001:10::', '2001:1f:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['2002::/16 6to4', '2002::', '2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['3fff::/20 documentation', '3fff::', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['5f00::/16 segment routing', '5f00::', '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['fc00::/7 unique local', 'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['fe80::/10 link local', 'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['ff00::/8 multicast', 'ff00::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+  ];
+
+  it('refuses every special-purpose range, first and last address, unless private targets are allowed (issue 19)', async () => {
+    const fake = (address: string) => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+    for (const [range, first, last] of SPECIAL_PURPOSE) {
+      for (const address of [first, last]) {
+        expect(isPrivateAddress(address), `${range}: ${address}`).toBe(true);
+        await expect(resolveWebhookTarget('https://hooks.example.test/x', { allowPrivate: false, resolve: fake(address) }), `${range}: ${address}`).rejects.toThrow(/private/);
+        expect(await resolveWebhookTarget('https://hooks.example.test/x', { allowPrivate: true, resolve: fake(address) })).toMatchObject({ address, private: true });
+      }
+    }
+    // Just outside some of them: ordinary public addresses.
+    for (const address of ['100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.0.3.0', '198.17.255.255', '198.20.0.0', '203.0.112.255', '223.255.255.255', '2001:db7:ffff::1', '2001:4860:4860::8888', '64:ff9b::808:808', '::ffff:8.8.8.8']) {
+      expect(isPrivateAddress(address), address).toBe(false);
+    }
+  });
+
   it('checks every resolved address and pins the one it checked', async () => {
     const fake = (addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
     await expect(resolveWebhookTarget('https://hooks.example.test/x', { allowPrivate: false, resolve: fake(['93.184.216.34', '10.0.0.5']) })).rejects.toThrow(/private/);

@@ -87,32 +87,90 @@ describe('token custody', () => {
     expect(attackerSawToken()).toBe(false);
   });
 
-  it('a hand-edited settings file cannot point the token at another origin', async () => {
-    const id = await saveLegit();
+  /** Restarts on the file as edited by `edit`, then lets the app do what it does at start: list mail. */
+  const restartWith = async (edit: (account: Record<string, unknown> & { token: Record<string, unknown> }) => void) => {
     const path = join(dir, 'settings.json');
     const file = JSON.parse(await readFile(path, 'utf8'));
-    file.accounts[0].baseUrl = attacker.url;
+    edit(file.accounts[0]);
     await writeFile(path, JSON.stringify(file));
     await writeFile(`${path}.bak`, JSON.stringify(file));
     handlers.dispose();
-    accounts = await AccountManager.load(path, new TokenVault(cipher));
+    await open();
+    return dispatch(handlers, 'listEmails', {});
+  };
+
+  it('a hand-edited settings file cannot point the token at another origin (issue 18)', async () => {
+    const id = await saveLegit();
+    const listed = await restartWith((account) => {
+      account.baseUrl = attacker.url;
+    });
+    expect(listed).toMatchObject({ ok: false, error: { kind: 'auth', message: expect.stringContaining('belongs to another server') } });
     expect(() => accounts.connection(id)).toThrow(/belongs to another server/);
+    expect(attacker.requests).toEqual([]);
   });
 
-  it('tokens saved before origins were recorded stay with their address', async () => {
+  it('nor by editing the address and a plain-text origin beside the token together', async () => {
+    await saveLegit();
+    const listed = await restartWith((account) => {
+      account.baseUrl = attacker.url;
+      account.token.origin = new URL(attacker.url).origin;
+    });
+    expect(listed).toMatchObject({ ok: false, error: { kind: 'auth' } });
+    expect(attacker.requests).toEqual([]);
+  });
+
+  it('nor by swapping in another account’s sealed token: the origin travels inside the seal', async () => {
+    await saveLegit();
+    const other = await accounts.save({ name: 'Attacker', baseUrl: attacker.url, teamId: 'acme', token: 'their-own-token' });
+    const file = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'));
+    const legitToken = file.accounts[0].token;
+    const listed = await restartWith(() => undefined);
+    expect(listed.ok).toBe(false); // the attacker's account is active and holds its own token: refused by the attacker
     const path = join(dir, 'settings.json');
-    const legacy = {
-      version: 1,
-      accounts: [{ id: 'old', name: 'Old', baseUrl: service.baseUrl, teamId: 'acme', token: { scheme: 'encrypted', data: cipher.encrypt(TOKEN).toString('base64') } }],
-      activeId: 'old',
-      settings: { pageSize: 25, confirmDelete: true, theme: 'system' },
-      window: null,
-    };
-    await writeFile(path, JSON.stringify(legacy));
-    const loaded = await AccountManager.load(path, new TokenVault(cipher));
-    expect(loaded.connection('old').token).toBe(TOKEN);
-    expect(loaded.boundOrigin('old')).toBe(new URL(service.baseUrl).origin);
-    expect(() => loaded.tokenFor('old', attacker.url)).toThrow(/Enter the access token again/);
+    const edited = JSON.parse(await readFile(path, 'utf8'));
+    edited.accounts[1].token = legitToken;
+    await writeFile(path, JSON.stringify(edited));
+    await writeFile(`${path}.bak`, JSON.stringify(edited));
+    handlers.dispose();
+    await open();
+    attacker.requests.length = 0;
+    expect(await dispatch(handlers, 'listEmails', {})).toMatchObject({ ok: false, error: { kind: 'auth' } });
+    expect(accounts.activeId).toBe(other);
+    expect(attackerSawToken()).toBe(false);
+    expect(attacker.requests).toEqual([]);
+  });
+
+  it('a token from an older file, with no origin sealed with it, is asked for again, never re-bound', async () => {
+    const path = join(dir, 'settings.json');
+    for (const origin of [undefined, new URL(attacker.url).origin]) {
+      const legacy = {
+        version: 1,
+        accounts: [{ id: 'old', name: 'Old', baseUrl: attacker.url, teamId: 'acme', token: { scheme: 'encrypted', data: cipher.encrypt(TOKEN).toString('base64'), ...(origin ? { origin } : {}) } }],
+        activeId: 'old',
+        settings: { pageSize: 25, confirmDelete: true, theme: 'system' },
+        window: null,
+      };
+      await writeFile(path, JSON.stringify(legacy));
+      handlers.dispose();
+      await open();
+      expect(await dispatch(handlers, 'listEmails', {})).toMatchObject({ ok: false, error: { kind: 'auth', message: expect.stringContaining('older version') } });
+      expect(accounts.boundOrigin('old')).toBeNull();
+      expect(accounts.summaries()[0]).toMatchObject({ hasToken: true });
+    }
+    expect(attacker.requests).toEqual([]);
+    // Typing it again binds it afresh, to the address it is typed for.
+    expect(await dispatch(handlers, 'saveAccount', { id: 'old', name: 'Old', baseUrl: service.baseUrl, teamId: 'acme', token: TOKEN })).toMatchObject({ ok: true });
+    expect(await dispatch(handlers, 'listEmails', {})).toMatchObject({ ok: true });
+  });
+
+  it('a *.localhost name is not taken for loopback without asking: it resolves wherever the resolver says (issue 18)', async () => {
+    const input = { name: 'Sub', baseUrl: 'http://mail.localhost:8025', teamId: 'acme', token: TOKEN };
+    expect(await dispatch(handlers, 'saveAccount', input)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(asked.map((q) => q.kind)).toEqual(['clear-transport']);
+    // The name localhost itself and 127.0.0.0/8 never leave the machine: no question.
+    asked = [];
+    expect(await dispatch(handlers, 'saveAccount', { ...input, baseUrl: 'http://localhost:8025' })).toMatchObject({ ok: true });
+    expect(asked).toEqual([]);
   });
 
   it('plain http:// beyond loopback is refused unless the user says yes in main’s dialog', async () => {

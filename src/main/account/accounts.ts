@@ -23,11 +23,10 @@ export const DEFAULT_SETTINGS: Settings = {
   afterDelete: 'next',
 };
 
-/** Files written before tokens were bound to an origin lack `origin`: load() binds them to the account's address. */
+/** Older files also carry `origin` beside the token: it is dropped, never trusted (the vault seals the origin). */
 const StoredTokenSchema = z.object({
   scheme: z.enum(['encrypted', 'plain']),
   data: z.string().min(1),
-  origin: z.string().optional(),
 });
 
 const StoredAccountSchema = z.object({
@@ -38,6 +37,8 @@ const StoredAccountSchema = z.object({
   /** Files from before flavors hold API-document accounts. */
   flavor: z.enum(FLAVORS).default('service-v1'),
   token: StoredTokenSchema.nullable(),
+  /** Origins on this machine or a private network the user let "Send test" reach, in main's dialog. */
+  testTargets: z.array(z.string()).default([]),
 });
 type StoredAccount = Omit<z.infer<typeof StoredAccountSchema>, 'token'> & { token: StoredToken | null };
 
@@ -92,7 +93,7 @@ export class AccountManager {
       path,
       (value) => {
         const parsed = SettingsFileSchema.safeParse(value);
-        return parsed.success ? bindLegacyTokens(parsed.data) : null;
+        return parsed.success ? parsed.data : null;
       },
       scrubTokens,
     );
@@ -178,7 +179,7 @@ export class AccountManager {
       throw new ServiceError('validation', ORIGIN_CHANGED, { fields: { token: [ORIGIN_CHANGED] } });
     }
     const teamId = traits.teams ? (input.teamId ?? '') : '';
-    const account: StoredAccount = { id, name: input.name || new URL(baseUrl).host, baseUrl, teamId, flavor, token };
+    const account: StoredAccount = { id, name: input.name || new URL(baseUrl).host, baseUrl, teamId, flavor, token, testTargets: existing?.testTargets ?? [] };
     this.data.accounts = existing
       ? this.data.accounts.map((a) => (a.id === id ? account : a))
       : [...this.data.accounts, account];
@@ -191,6 +192,17 @@ export class AccountManager {
   boundOrigin(account: StoredAccount | string): string | null {
     const found = typeof account === 'string' ? this.find(account) : account;
     return this.vault.open(found.id, found.token)?.origin ?? null;
+  }
+
+  /** Whether the user let "Send test" of this account reach a local or private origin (main's dialog). */
+  trustsTestTarget(id: string, origin: string): boolean {
+    return this.find(id).testTargets.includes(origin);
+  }
+
+  async trustTestTarget(id: string, origin: string): Promise<void> {
+    const account = this.find(id);
+    if (!account.testTargets.includes(origin)) account.testTargets = [...account.testTargets, origin];
+    await this.persist();
   }
 
   /** null goes back to the bundled demo. */
@@ -216,6 +228,10 @@ export class AccountManager {
       return { baseUrl: account.baseUrl, teamId: account.teamId, token: null, flavor: account.flavor };
     }
     const opened = this.openToken(account);
+    if (opened.origin === null) {
+      // Saved before the origin was sealed with it: the file's word for where it goes is not taken.
+      throw new ServiceError('auth', `The token of "${account.name}" was saved by an older version of Inbox Desk. Enter it again in Settings.`);
+    }
     if (opened.origin !== originOf(account.baseUrl)) {
       // Never happens through save(); a hand-edited file must not redirect the token either.
       throw new ServiceError('auth', `The token of "${account.name}" belongs to another server. Enter it again in Settings.`);
@@ -275,17 +291,6 @@ export const ORIGIN_CHANGED =
   'The stored token is only ever sent to the server it was saved for. Enter the access token again to use this address.';
 export const CLEAR_TRANSPORT_REFUSED =
   'Plain http:// would send the access token unencrypted across the network. Use https://, or confirm the warning.';
-
-/** Tokens saved before origins were recorded belong to the address they were saved with. */
-function bindLegacyTokens(file: z.infer<typeof SettingsFileSchema>): SettingsFile {
-  return {
-    ...file,
-    accounts: file.accounts.map((account) => ({
-      ...account,
-      token: account.token ? { ...account.token, origin: account.token.origin ?? originOf(account.baseUrl) ?? '' } : null,
-    })),
-  };
-}
 
 /** A damaged settings file is kept for inspection, but never with a token in it. */
 export function scrubTokens(text: string): string {

@@ -13,7 +13,8 @@ export function originOf(baseUrl: string): string | null {
 /** Loopback names and addresses: traffic to them never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // Only the name itself: x.localhost is whatever the resolver says it is, and may be anywhere.
+  if (host === 'localhost') return true;
   if (host === '::1') return true;
   return /^127(?:\.\d{1,3}){3}$/.test(host);
 }

@@ -10,15 +10,35 @@ export interface SecretCipher {
 }
 
 /**
- * How a token sits in the settings file, with the one origin it may be sent
- * to. Plain text only with the user's consent, asked by main, where no keyring exists.
+ * How a token sits in the settings file. `data` seals the token together with
+ * the one origin it may be sent to (SEALED_PREFIX + JSON), so editing the file
+ * cannot move it: only main, through the keyring, can write that pair. Plain
+ * text only with the user's consent, asked by main, where no keyring exists
+ * (then the file holds the token itself, and the binding protects nothing more).
  */
-export type StoredToken = { scheme: 'encrypted' | 'plain'; data: string; origin: string };
+export type StoredToken = { scheme: 'encrypted' | 'plain'; data: string };
 
-/** A token opened for use, with the origin it is bound to. */
+/** A token opened for use, with the origin sealed with it; null for a token saved before origins were sealed. */
 export interface OpenedToken {
   token: string;
-  origin: string;
+  origin: string | null;
+}
+
+const SEALED_PREFIX = 'inbox-desk/token+origin\n';
+
+function sealText(token: string, origin: string): string {
+  return SEALED_PREFIX + JSON.stringify({ origin, token });
+}
+
+/** The pair sealed by sealText; a bare token (an older file) has no origin, and is never re-bound. */
+function unsealText(text: string): OpenedToken | null {
+  if (!text.startsWith(SEALED_PREFIX)) return text ? { token: text, origin: null } : null;
+  try {
+    const pair = JSON.parse(text.slice(SEALED_PREFIX.length)) as { origin?: unknown; token?: unknown };
+    return typeof pair.token === 'string' && typeof pair.origin === 'string' ? { token: pair.token, origin: pair.origin } : null;
+  } catch {
+    return null;
+  }
 }
 
 export class TokenVault {
@@ -41,11 +61,11 @@ export class TokenVault {
   seal(accountId: string, token: string, origin: string, allowPlaintext: boolean): StoredToken | null {
     if (this.cipher.isAvailable()) {
       this.sessionOnly.delete(accountId);
-      return { scheme: 'encrypted', data: this.cipher.encrypt(token).toString('base64'), origin };
+      return { scheme: 'encrypted', data: this.cipher.encrypt(sealText(token, origin)).toString('base64') };
     }
     if (allowPlaintext) {
       this.sessionOnly.delete(accountId);
-      return { scheme: 'plain', data: token, origin };
+      return { scheme: 'plain', data: sealText(token, origin) };
     }
     this.sessionOnly.set(accountId, { token, origin });
     return null;
@@ -53,9 +73,9 @@ export class TokenVault {
 
   open(accountId: string, stored: StoredToken | null): OpenedToken | null {
     if (stored === null) return this.sessionOnly.get(accountId) ?? null;
-    if (stored.scheme === 'plain') return { token: stored.data, origin: stored.origin };
+    if (stored.scheme === 'plain') return unsealText(stored.data);
     try {
-      return { token: this.cipher.decrypt(Buffer.from(stored.data, 'base64')), origin: stored.origin };
+      return unsealText(this.cipher.decrypt(Buffer.from(stored.data, 'base64')));
     } catch {
       return null;
     }

@@ -7,6 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { PayloadPreview } from '../../shared/contract.ts';
 import type { AutomationInput } from '../../shared/domain/automation.ts';
 import { buildPayload, type WebhookPayload } from '../../shared/domain/webhook-payload.ts';
+import { postToTarget, resolveWebhookTarget } from '../../server/webhook-target.ts';
 import type { ServiceClient } from './client.ts';
 
 export async function payloadFor(
@@ -51,29 +52,44 @@ export async function payloadFor(
   };
 }
 
-/** POSTs a payload to a rule's URL (http/https only); answers what came back. */
-export async function sendPayload(url: string, payload: WebhookPayload, timeoutMs = 10_000) {
+/**
+ * POSTs a payload to a rule's URL (http/https only) and answers what came back.
+ * The renderer has no network of its own (connect-src 'none'): this must not
+ * become one. So a target on this machine or a private network is reached only
+ * when `allowPrivate` says main's user agreed, and the connection goes to the
+ * very address that was checked.
+ */
+export async function sendPayload(
+  url: string,
+  payload: WebhookPayload,
+  options: { timeoutMs?: number; allowPrivate: (origin: string) => Promise<boolean> },
+) {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     return { status: 0, ms: 0, responseStart: '', error: 'The webhook URL must be http or https.' };
   }
+  const host = new URL(url).host;
   const began = performance.now();
+  const elapsed = () => Math.round(performance.now() - began);
+  let target;
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: payload.headers,
-      body: Buffer.from(payload.body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
-    return { status: response.status, ms: Math.round(performance.now() - began), responseStart: text.slice(0, 500) };
+    target = await resolveWebhookTarget(url, { allowPrivate: true });
+  } catch {
+    return { status: 0, ms: elapsed(), responseStart: '', error: `Could not find ${host}.` };
+  }
+  if (target.private && !(await options.allowPrivate(target.url.origin))) {
+    return { status: 0, ms: 0, responseStart: '', error: `Not sent: ${host} is on this machine or a private network, and sending there was not allowed.` };
+  }
+  try {
+    const { status, start } = await postToTarget(target, payload.headers, payload.body, { timeoutMs, keep: 500 });
+    return { status, ms: elapsed(), responseStart: start };
   } catch (error) {
     const name = (error as { name?: string }).name;
     return {
       status: 0,
-      ms: Math.round(performance.now() - began),
+      ms: elapsed(),
       responseStart: '',
-      error: name === 'TimeoutError' ? `No answer within ${timeoutMs / 1000} s.` : `Could not reach ${new URL(url).host}.`,
+      error: name === 'TimeoutError' || name === 'AbortError' ? `No answer within ${timeoutMs / 1000} s.` : `Could not reach ${host}.`,
     };
   }
 }
