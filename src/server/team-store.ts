@@ -89,7 +89,10 @@ CREATE TABLE IF NOT EXISTS addresses (
   updated_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS emails (
-  seq INTEGER PRIMARY KEY,
+  -- AUTOINCREMENT: a row number is never used twice. The search index follows
+  -- rows by number (indexed_up_to); a reused one was never indexed, and
+  -- deleting it then damaged the index.
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
   inbox TEXT NOT NULL,
   sender TEXT NOT NULL,
@@ -226,6 +229,7 @@ export class TeamStore {
     // WAL with NORMAL sync: a change is one small append, durable across a crash of the process.
     // A 16 MB page cache keeps the list's indexes of 100k emails warm; a search reads only two trigrams' lists (searchMatch).
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
+    reuseNoRowNumbers(this.db);
     this.db.exec(SCHEMA);
     // How many emails hold a trigram (searchMatch); temp: nothing of it is stored.
     this.db.exec("CREATE VIRTUAL TABLE temp.email_search_vocab USING fts5vocab(main, 'email_search', 'row')");
@@ -291,6 +295,19 @@ export class TeamStore {
     if (!ASCII.test(term) || trigrams.length <= TRIGRAMS_ASKED) return { match: searchPhrase(term), checked: false };
     const rarest = trigrams.sort((a, b) => this.docsWith(a) - this.docsWith(b)).slice(0, TRIGRAMS_ASKED);
     return { match: rarest.map(searchPhrase).join(' AND '), checked: true };
+  }
+
+  /** SQLite's own check of the file and the full-text index's check of itself: empty when both are clean. */
+  checkIntegrity(): string[] {
+    const problems = (this.db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[])
+      .map((row) => row.integrity_check)
+      .filter((line) => line !== 'ok');
+    try {
+      this.db.exec("INSERT INTO email_search (email_search, rank) VALUES ('integrity-check', 1)");
+    } catch (error) {
+      problems.push(`search index: ${(error as Error).message}`);
+    }
+    return problems;
   }
 
   /** Adds mail not yet in the search index to it, in one statement. */
@@ -627,6 +644,29 @@ export class TeamStore {
     if (!this.automations.delete(id)) return false;
     this.sql('DELETE FROM automations WHERE id = ?').run(id);
     return true;
+  }
+}
+
+/**
+ * A database written before emails' row numbers were AUTOINCREMENT is
+ * rebuilt once: the table copied into one that never reuses a number, and the
+ * search index built again from it (it may be damaged already).
+ */
+function reuseNoRowNumbers(db: DatabaseSync): void {
+  const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'emails'").get() as { sql: string } | undefined;
+  if (!table || /AUTOINCREMENT/i.test(table.sql)) return;
+  db.exec('BEGIN');
+  try {
+    db.exec('ALTER TABLE emails RENAME TO emails_reused');
+    db.exec(`${table.sql.replace(/CREATE TABLE\s+(?:IF NOT EXISTS\s+)?"?emails"?/i, 'CREATE TABLE emails').replace(/seq INTEGER PRIMARY KEY\b(?! AUTOINCREMENT)/i, 'seq INTEGER PRIMARY KEY AUTOINCREMENT')}`);
+    db.exec('INSERT INTO emails SELECT * FROM emails_reused');
+    // Dropping the old table drops its indexes and triggers; SCHEMA makes them again.
+    db.exec('DROP TABLE emails_reused');
+    db.exec('DROP TABLE IF EXISTS email_search; DROP TABLE IF EXISTS search_state');
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
   }
 }
 
