@@ -1,3 +1,4 @@
+import { WILDCARD_LIMIT as FILTER_LIMIT } from './wildcard.ts';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BODY_FORMATS } from '../shared/domain/email.ts';
@@ -157,7 +158,10 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
         const errors: Record<string, string[]> = {};
         for (const key of ['inbox', 'sender', 'subject', 'search'] as const) {
           const value = firstString(query[key]);
-          if (value !== undefined && value !== '') filters[key] = value;
+          if (value === undefined || value === '') continue;
+          // Every filter's work grows with its length: a long one is refused, not scanned.
+          if (value.length > FILTER_LIMIT) errors[key] = [`The ${key} may not be greater than ${FILTER_LIMIT} characters.`];
+          else filters[key] = value;
         }
         for (const key of ['since', 'until'] as const) {
           const value = firstString(query[key]);

@@ -6,7 +6,7 @@ import { sizeForHuman } from '../shared/domain/size.ts';
 import { serviceTimestamp, zonelessTimestamp } from '../shared/domain/time.ts';
 import { LruCache } from '../shared/lru.ts';
 import { uuidFromName } from './ids.ts';
-import { wildcardMatch } from './wildcard.ts';
+import { longestPiece, wildcardMatch } from './wildcard.ts';
 import type { ParsedMessage } from './ingest.ts';
 
 /**
@@ -541,6 +541,12 @@ export class TeamStore {
       values.push(filters.sender.toLowerCase());
     }
     if (filters.subject !== undefined) {
+      // SQLite finds the longest literal piece natively first; the wildcard check runs on those rows only.
+      const piece = longestPiece(filters.subject);
+      if (piece) {
+        where.push('instr(lower(e.subject), ?)');
+        values.push(piece);
+      }
       where.push('wildcard_match(?, e.subject)');
       values.push(filters.subject);
     }

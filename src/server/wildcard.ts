@@ -1,31 +1,51 @@
 /**
  * The list's `subject` filter: `*` stands for any run of characters, the rest
- * is literal, case-insensitive. Matched without a regular expression, so no
- * pattern can make it backtrack: at most pattern × subject steps.
+ * is literal, case-insensitive, and the whole subject must match. Matched in
+ * linear time: the pattern is cut at its stars, the first piece must begin
+ * the subject and the last end it, and each piece between is found leftmost
+ * (Knuth-Morris-Pratt) after the one before. Leftmost is always right for
+ * stars, so no choice is ever revisited: at most subject + pattern steps.
  */
-export function wildcardMatch(pattern: string, text: string): boolean {
-  const p = pattern.toLowerCase();
-  const t = text.toLowerCase();
-  let pi = 0;
-  let ti = 0;
-  let star = -1;
-  let resume = 0;
-  while (ti < t.length) {
-    if (pi < p.length && p[pi] !== '*' && p[pi] === t[ti]) {
-      pi++;
-      ti++;
-    } else if (pi < p.length && p[pi] === '*') {
-      // Collapse runs of stars; remember where to resume if the rest fails.
-      while (p[pi] === '*') pi++;
-      star = pi;
-      resume = ti;
-    } else if (star !== -1) {
-      pi = star;
-      ti = ++resume;
-    } else {
-      return false;
-    }
+
+/** The longest `subject` filter the service takes (longer: 422). */
+export const WILDCARD_LIMIT = 200;
+
+/** Where `needle` first occurs in `text` between `from` and `to`, or -1: linear in both. */
+function indexWithin(text: string, needle: string, from: number, to: number): number {
+  if (needle.length === 0) return from;
+  const fallback = new Int32Array(needle.length);
+  for (let i = 1, k = 0; i < needle.length; i++) {
+    while (k > 0 && needle[i] !== needle[k]) k = fallback[k - 1]!;
+    if (needle[i] === needle[k]) k++;
+    fallback[i] = k;
   }
-  while (p[pi] === '*') pi++;
-  return pi === p.length;
+  for (let i = from, k = 0; i < to; i++) {
+    while (k > 0 && text[i] !== needle[k]) k = fallback[k - 1]!;
+    if (text[i] === needle[k]) k++;
+    if (k === needle.length) return i - needle.length + 1;
+  }
+  return -1;
+}
+
+export function wildcardMatch(pattern: string, text: string): boolean {
+  const pieces = pattern.toLowerCase().split('*');
+  const subject = text.toLowerCase();
+  if (pieces.length === 1) return subject === pieces[0];
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (subject.length < first.length + last.length || !subject.startsWith(first) || !subject.endsWith(last)) return false;
+  let at = first.length;
+  const end = subject.length - last.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = indexWithin(subject, piece, at, end);
+    if (found === -1) return false;
+    at = found + piece.length;
+  }
+  return true;
+}
+
+/** The longest piece between stars, for an index to narrow the rows first (ASCII only: SQLite's lower() folds no more). */
+export function longestPiece(pattern: string): string {
+  const piece = pattern.toLowerCase().split('*').reduce((a, b) => (b.length > a.length ? b : a), '');
+  return /^[\x20-\x7e]*$/.test(piece) ? piece : '';
 }
