@@ -1,5 +1,6 @@
 import { WILDCARD_LIMIT as FILTER_LIMIT } from './wildcard.ts';
 import { timingSafeEqual } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BODY_FORMATS } from '../shared/domain/email.ts';
 import type { FlavorName } from '../shared/domain/flavor.ts';
@@ -240,9 +241,10 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
             return reply.type('text/plain; charset=UTF-8').send(request.team.content(email.id)?.text);
           case BODY_FORMATS.raw: {
             const raw = request.team.content(email.id)?.raw ?? Buffer.alloc(0);
-            // MailCare sends the raw message through Laravel's e(): HTML-escaped.
+            // MailCare sends the raw message through Laravel's e(): htmlspecialchars without
+            // ENT_SUBSTITUTE, which answers '' for bytes that are not UTF-8 (an 8-bit Latin-1 part).
             return flavor.escapesRaw
-              ? reply.type('message/rfc2822; charset=UTF-8').send(escapeHtml(raw.toString('utf8')))
+              ? reply.type('message/rfc2822; charset=UTF-8').send(isUtf8(raw) ? escapeHtml(raw.toString('utf8')) : '')
               : reply.type('message/rfc2822').send(raw);
           }
           default:

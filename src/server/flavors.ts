@@ -44,11 +44,11 @@ export interface ServerFlavor {
   deleteRegardless: boolean;
 }
 
-/** Criteria must compile on the service's linear-time engine (RE2). */
-function withPatternCheck(checked: Validation<Required<AutomationInput>>): Validation<Required<AutomationInput>> {
+/** Criteria that are patterns must compile on the service's linear-time engine (RE2), within its limits. */
+function withPatternCheck(checked: Validation<Required<AutomationInput>>, fields: readonly ('subject' | 'sender' | 'inbox')[]): Validation<Required<AutomationInput>> {
   if (!checked.ok) return checked;
   const errors: Record<string, string[]> = {};
-  for (const field of ['subject', 'sender', 'inbox'] as const) {
+  for (const field of fields) {
     const source = checked.value[field];
     if (source === null) continue;
     const compiled = compilePattern(source);
@@ -90,7 +90,8 @@ export const SERVICE_V1: ServerFlavor = {
     payload_format: automation.payload_format,
     ...counters(automation),
   }),
-  checkAutomation: (body) => withPatternCheck(validateAutomationInput(body, 'service-v1')),
+  // Sender and inbox are addresses here (checked as such); the subject is a pattern.
+  checkAutomation: (body) => withPatternCheck(validateAutomationInput(body, 'service-v1'), ['subject']),
   // Fields left out of the body keep their value.
   updateFields: (body, value) => Object.fromEntries(AUTOMATION_INPUT_FIELDS.filter((f) => f in body).map((f) => [f, value[f]])),
   writeAnswer: 'resource',
@@ -132,7 +133,7 @@ export const MAILCARE: ServerFlavor = {
       }
       const { post_raw, ...rest } = record;
       if (typeof post_raw !== 'boolean') return { ok: false, errors: { post_raw: ['The post raw field must be true or false.'] } };
-      return withPatternCheck(validateAutomationInput({ ...rest, payload_format: post_raw ? 'raw' : 'json' }, 'mailcare'));
+      return withPatternCheck(validateAutomationInput({ ...rest, payload_format: post_raw ? 'raw' : 'json' }, 'mailcare'), ['subject', 'sender', 'inbox']);
     }
     return validateAutomationInput(body, 'mailcare');
   },

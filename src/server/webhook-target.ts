@@ -49,6 +49,18 @@ export async function resolveWebhookTarget(
 }
 
 /**
+ * Header values as UTF-8 bytes on the wire (Node writes a header string as
+ * Latin-1): a MailCare title like "Café" goes out as PHP sends it. Control
+ * characters become spaces: a title cannot add a header.
+ */
+function wireHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach a header
+    Object.entries(headers).map(([name, value]) => [name, Buffer.from(value.replace(/[\x00-\x1f\x7f]/g, ' '), 'utf8').toString('latin1')]),
+  );
+}
+
+/**
  * POSTs to a resolved target, connecting to exactly the address that was
  * checked (a second DNS answer cannot swap it), following no redirect.
  * Answers the status and the first `keep` characters of the answer; throws on
@@ -70,7 +82,7 @@ export function postToTarget(
   return new Promise((resolve, reject) => {
     const outgoing = send(
       target.url,
-      { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) }, lookup: pinned, signal: AbortSignal.timeout(options.timeoutMs) },
+      { method: 'POST', headers: { ...wireHeaders(headers), 'Content-Length': String(body.length) }, lookup: pinned, signal: AbortSignal.timeout(options.timeoutMs) },
       (response) => {
         const status = response.statusCode ?? 0;
         let start = '';

@@ -176,8 +176,10 @@ export interface AccountSummary {
 export interface PayloadPreview {
   contentType: string;
   headers: Record<string, string>;
-  /** The body as text (UTF-8), and its exact size. */
+  /** The body as text for the eye (a raw message line by line in its parts' charsets), and its exact size. */
   bodyText: string;
+  /** The body's exact bytes: what Copy as curl replays and the signature covers. */
+  bodyBase64: string;
   bytes: number;
   /** Whether the rule matches this email (a payload is shown either way). */
   matches: boolean;

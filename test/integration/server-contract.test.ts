@@ -551,7 +551,7 @@ describe('automations call their webhooks', () => {
   });
 
   it('posts the raw message for raw, without a token header when none is set', async () => {
-    await withAutomation({ title: 'Raw', inbox: 'support@acme\\.test', action_url: `${receiverUrl}/raw`, payload_format: 'raw' });
+    await withAutomation({ title: 'Raw', inbox: 'support@acme.test', action_url: `${receiverUrl}/raw`, payload_format: 'raw' });
     await service.inject(rawMail({ subject: 'Raw please', text: 'raw body' }));
     await service.service.settled();
     expect(received).toHaveLength(1);

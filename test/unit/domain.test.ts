@@ -83,14 +83,21 @@ describe('automation rules', () => {
     expect(validateAutomationInput({ title: 'x'.repeat(256) }).ok).toBe(false);
   });
 
-  it('match when every non-empty criterion hits, case-insensitively, as regular expressions', () => {
+  it('match when every non-empty criterion hits, case-insensitively (MailCare: every criterion a regular expression)', () => {
     const target = { subject: 'Invoice 42 for March', sender: 'Billing@Vendor.test', inbox: 'ap@acme.test', attachmentCount: 1 };
     const rule = { subject: '^invoice \\d+', sender: 'billing@vendor', inbox: null, has_attachments: true };
-    expect(matchAutomation(rule, target)).toEqual(['subject', 'sender', 'has_attachments']);
-    expect(matchAutomation({ ...rule, has_attachments: true }, { ...target, attachmentCount: 0 })).toBeNull();
-    expect(matchAutomation({ ...rule, inbox: 'support@' }, target)).toBeNull();
-    expect(matchAutomation({ subject: null, sender: null, inbox: null, has_attachments: false }, target)).toEqual([]);
-    expect(matchAutomation({ ...rule, subject: '(' }, target)).toBeNull();
+    expect(matchAutomation(rule, target, 'regex')).toEqual(['subject', 'sender', 'has_attachments']);
+    expect(matchAutomation({ ...rule, has_attachments: true }, { ...target, attachmentCount: 0 }, 'regex')).toBeNull();
+    expect(matchAutomation({ ...rule, inbox: 'support@' }, target, 'regex')).toBeNull();
+    expect(matchAutomation({ subject: null, sender: null, inbox: null, has_attachments: false }, target, 'regex')).toEqual([]);
+    expect(matchAutomation({ ...rule, subject: '(' }, target, 'regex')).toBeNull();
+  });
+
+  it('match sender and inbox as whole addresses where the API document says they are addresses', () => {
+    const target = { subject: 'Order 5', sender: 'bot+orders@shop.test', inbox: 'support+vip@inbox.test', attachmentCount: 0 };
+    expect(matchAutomation({ subject: null, sender: 'bot+orders@shop.test', inbox: 'SUPPORT+vip@inbox.test', has_attachments: false }, target, 'address')).toEqual(['sender', 'inbox']);
+    expect(matchAutomation({ subject: null, sender: 'orders@shop.test', inbox: null, has_attachments: false }, target, 'address')).toBeNull();
+    expect(matchAutomation({ subject: null, sender: 'alice@acme.test', inbox: null, has_attachments: false }, { ...target, sender: 'malice@acme.test' }, 'address')).toBeNull();
   });
 });
 

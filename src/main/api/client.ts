@@ -19,6 +19,7 @@ import { ServiceError } from './errors.ts';
 import { clientFlavor, type ClientFlavor, type Operation } from './flavors/index.ts';
 import { abortableSleep, exchange, type HttpOptions, type RateLimitReading, type RawResponse } from './http.ts';
 import { LruCache } from '../../shared/lru.ts';
+import { displayRaw } from '../../shared/domain/raw-message.ts';
 
 export interface Connection {
   baseUrl: string;
@@ -105,18 +106,7 @@ function validate<S extends z.ZodType>(value: unknown, schema: S, at: (string | 
   return result.data;
 }
 
-/** The raw form: the real service HTML-escapes it; a raw message with no `<` at all was escaped. */
-export function unescapeRawIfEscaped(raw: string): string {
-  if (raw.includes('<') || !/&(lt|gt|amp|quot|#0?39);/.test(raw)) return raw;
-  return raw
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
-/** A body's text in the charset the server named; a head cut inside a character drops that character. */
+/** A body's text in the charset the server named; a head cut inside a character drops that character. Raw is read by rawBody. */
 function decodeBody(response: RawResponse, format: BodyFormat): string {
   const contentType = response.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (contentType.includes('json')) {
@@ -129,7 +119,7 @@ function decodeBody(response: RawResponse, format: BodyFormat): string {
   } catch {
     content = response.bytes.toString('utf8');
   }
-  return format === 'raw' ? unescapeRawIfEscaped(content) : content;
+  return content;
 }
 
 /**
@@ -364,10 +354,34 @@ export class ServiceClient {
     const key = `${id}:${format}`;
     const cached = this.bodies.get(key);
     if (cached) return cached;
+    if (format === 'raw') {
+      const bytes = await this.rawMessage(id, options);
+      return this.bodies.get(key) ?? { format, contentType: 'message/rfc2822', content: displayRaw(bytes) };
+    }
     const response = await this.bodyRequest(id, format, { view: options.view });
     const body: EmailBody = { format, contentType: response.contentType, content: decodeBody(response, format) };
     this.bodies.set(key, body);
     return body;
+  }
+
+  /** Raw messages as bytes, exactly as stored: what a webhook posts and a signature covers. */
+  private readonly raws = new LruCache<string, Buffer>({ maxEntries: 32, maxWeight: LIMITS.cachedBodyBytes / 2, weigh: (bytes) => bytes.length });
+
+  /**
+   * The raw message's bytes, as the server stores them (the flavor undoes
+   * what its server does to them on the way, and nothing else touches them).
+   * The reader's raw view is these bytes made readable (displayRaw).
+   */
+  async rawMessage(id: string, options: { view?: string } = {}): Promise<Buffer> {
+    const known = this.raws.get(id);
+    if (known) return known;
+    const response = await this.bodyRequest(id, 'raw', { view: options.view });
+    const contentType = response.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (contentType.includes('json')) throw new ServiceError('bad-response', 'Asked for the raw message, the server answered JSON.');
+    const bytes = this.flavor.rawBytes(response.bytes);
+    this.raws.set(id, bytes);
+    this.bodies.set(`${id}:raw`, { format: 'raw', contentType: response.contentType, content: displayRaw(bytes) });
+    return bytes;
   }
 
   /**
@@ -382,7 +396,7 @@ export class ServiceClient {
     if (whole) return clipBody(whole);
     const head = this.heads.get(key);
     if (head) return head;
-    // Raw is unescaped as a whole (unescapeRawIfEscaped): it is read whole.
+    // Raw is read whole, as bytes (rawMessage).
     if (format === 'raw') return clipBody(await this.getEmailBody(id, format));
     // Enough bytes for CLIP_CHARS characters in any encoding (UTF-8 takes at most 4 a character).
     const response = await this.bodyRequest(id, format, { headBytes: CLIP_CHARS * 4 });
@@ -402,6 +416,7 @@ export class ServiceClient {
   async deleteEmail(id: string): Promise<void> {
     await this.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}` });
     this.emails.delete(id);
+    this.raws.delete(id);
     this.bodies.deleteWhere((key) => key.startsWith(`${id}:`));
     this.heads.deleteWhere((key) => key.startsWith(`${id}:`));
     this.pages.clear();

@@ -9,6 +9,7 @@ import type { AutomationInput } from '../../shared/domain/automation.ts';
 import { buildPayload, type WebhookPayload } from '../../shared/domain/webhook-payload.ts';
 import { postToTarget, resolveWebhookTarget } from '../../server/webhook-target.ts';
 import type { ServiceClient } from './client.ts';
+import { displayRaw } from '../../shared/domain/raw-message.ts';
 
 export async function payloadFor(
   client: ServiceClient,
@@ -18,13 +19,14 @@ export async function payloadFor(
   // Previewing must not mark mail read: the list's record serves when there is one.
   const email = client.knownEmail(emailId) ?? (await client.getEmail(emailId));
   const record = client.serverRecord(emailId);
-  const raw = new TextEncoder().encode((await client.getEmailBody(emailId, 'raw')).content);
+  // The stored bytes, not a decoding of them: what the service posts is what is signed and shown.
+  const raw = await client.rawMessage(emailId);
   const withBodies = input.payload_format === 'json_with_bodies';
   const html = withBodies && email.has_html ? (await client.getEmailBody(emailId, 'html')).content : null;
   const text = withBodies && email.has_text ? (await client.getEmailBody(emailId, 'text')).content : null;
   // The regex engine (re2js) is loaded on first use, not at start-up.
   const { matchAutomation } = await import('../../shared/domain/automation-match.ts');
-  const hits = matchAutomation(input, { subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length });
+  const hits = matchAutomation(input, { subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length }, client.flavor.traits.addressCriteria);
   const payload = buildPayload(
     {
       flavor: client.flavor.traits.name,
@@ -44,7 +46,8 @@ export async function payloadFor(
     preview: {
       contentType: payload.contentType,
       headers: payload.headers,
-      bodyText: new TextDecoder().decode(payload.body),
+      bodyText: payload.contentType.startsWith('message/') ? displayRaw(payload.body) : new TextDecoder().decode(payload.body),
+      bodyBase64: Buffer.from(payload.body).toString('base64'),
       bytes: payload.body.length,
       matches: hits !== null,
       exact: record !== null,

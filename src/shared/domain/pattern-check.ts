@@ -83,9 +83,20 @@ export function checkPattern(source: string, flavor: 'service-v1' | 'mailcare' =
   }
   // MailCare runs PCRE, which has backreferences and lookaround: only RE2 refuses them.
   if (error && flavor === 'mailcare' && /RE2/.test(error.message) && compiled) error = null;
+  // MailCare wraps the pattern as '#' . pattern . '#i': a bare # ends it there, and preg_match fails on every email.
+  if (!error && flavor === 'mailcare') {
+    for (let i = 0; i < source.length; i++) {
+      if (source[i] === '\\') i++;
+      else if (source[i] === '#') {
+        error = { message: 'MailCare wraps patterns in # … #: this # would end the pattern, and the rule would never match. Write \\# instead.', at: i };
+        break;
+      }
+    }
+  }
   const warnings: string[] = [];
   if (!error && compiled) {
-    if (compiled.test('')) warnings.push('This matches every email (it matches even an empty text).');
+    // A lookaround matches the empty text yet filters: (?!billing@) is no catch-all.
+    if (compiled.test('') && !/\(\?<?[=!]/.test(source)) warnings.push('This matches every email (it matches even an empty text).');
     if (NESTED_REPEAT.test(source)) {
       warnings.push(
         flavor === 'mailcare'

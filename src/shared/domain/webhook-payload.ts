@@ -59,7 +59,8 @@ export function buildPayload(
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     'User-Agent': 'InboxDesk-ReferenceService/1',
-    [`${prefix}-Title`]: encodeURIComponent(parts.title),
+    // The API document's service percent-encodes the title; MailCare sends it as it is (AutomationListener).
+    [`${prefix}-Title`]: signs ? encodeURIComponent(parts.title) : parts.title,
   };
   if (signs) {
     headers[`${prefix}-Event`] = 'email.received';
@@ -73,9 +74,28 @@ export function buildPayload(
   return { contentType, headers, body };
 }
 
-/** A shell command that sends the same request (for testing a receiver by hand). Pure. */
-export function curlCommand(url: string, payload: { headers: Record<string, string>; bodyText: string }): string {
+const DELIMITER = 'INBOX_DESK_PAYLOAD';
+
+/** Whether `text` is exactly these bytes as UTF-8 and survives a quoted heredoc read by $(…) unchanged. */
+function heredocSafe(text: string, base64: string): boolean {
+  if (text.includes('\r') || text.includes('\0') || text.endsWith('\n') || text.split('\n').includes(DELIMITER)) return false;
+  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+  const encoded = new TextEncoder().encode(text);
+  return encoded.length === bytes.length && encoded.every((byte, i) => byte === bytes[i]);
+}
+
+/**
+ * A shell command (sh, bash, zsh) that sends the same request, byte for byte,
+ * so a receiver's signature check passes as it would for the service. A JSON
+ * body is shown as text (a quoted heredoc, whose added newline $(…) takes off
+ * again); anything else (a raw message: CRLF, 8-bit parts) goes as base64. Pure.
+ */
+export function curlCommand(url: string, payload: { headers: Record<string, string>; bodyText: string; bodyBase64: string }): string {
   const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
   const headers = Object.entries(payload.headers).map(([name, value]) => `  -H ${quote(`${name}: ${value}`)}`);
-  return [`curl -sS -X POST ${quote(url)}`, ...headers, `  --data-binary @- <<'INBOX_DESK_PAYLOAD'`].join(' \\\n') + `\n${payload.bodyText}\nINBOX_DESK_PAYLOAD`;
+  const curl = [`curl -sS -X POST ${quote(url)}`, ...headers, '  --data-binary @-'].join(' \\\n');
+  if (heredocSafe(payload.bodyText, payload.bodyBase64)) {
+    return `body=$(cat <<'${DELIMITER}'\n${payload.bodyText}\n${DELIMITER}\n)\nprintf '%s' "$body" | ${curl}`;
+  }
+  return `printf '%s' ${quote(payload.bodyBase64)} | base64 --decode | ${curl}`;
 }

@@ -30,6 +30,8 @@ export interface ClientFlavor {
   automationToWire(input: Required<AutomationInput>): Record<string, unknown>;
   /** Says what a failure means on this server. */
   explain(error: ServiceError, operation: Operation): ServiceError;
+  /** The raw message's own bytes from what the server sent for message/rfc2822. */
+  rawBytes(sent: Buffer): Buffer;
 }
 
 /** Refuses what is not http(s) or carries credentials; answers the base without query or fragment. */

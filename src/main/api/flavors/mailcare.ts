@@ -5,6 +5,7 @@
  * answer 403 when the server has them turned off.
  */
 import { FLAVOR_TRAITS } from '../../../shared/domain/flavor.ts';
+import { unescapeHtmlSpecialChars } from '../../../shared/domain/raw-message.ts';
 import { ServiceError } from '../errors.ts';
 import { basePath, checkedBase, type ClientFlavor } from './base.ts';
 
@@ -45,4 +46,6 @@ export const mailcare: ClientFlavor = {
     }
     return error;
   },
+  // MailCare HTML-escapes the stored message with e() (EmailResponse::makeRaw); its output is UTF-8.
+  rawBytes: (sent) => Buffer.from(unescapeHtmlSpecialChars(sent.toString('utf8')), 'utf8'),
 };

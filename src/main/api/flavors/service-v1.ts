@@ -14,4 +14,6 @@ export const serviceV1: ClientFlavor = {
   // The seed's fields (2.6), every one of them: what the user sees is what is stored.
   automationToWire: ({ action_email: _notInThisApi, ...fields }) => fields,
   explain: (error) => error,
+  // Sent as stored: bytes, no charset.
+  rawBytes: (sent) => sent,
 };

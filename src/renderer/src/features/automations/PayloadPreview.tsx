@@ -80,7 +80,7 @@ export function PayloadPreview({ draft }: { draft: AutomationDraft }) {
             <button
               type="button"
               onClick={() => {
-                void call('copyText', { text: curlCommand(url ?? 'https://your-receiver.example/hook', { headers: preview.headers, bodyText: preview.bodyText }) });
+                void call('copyText', { text: curlCommand(url ?? 'https://your-receiver.example/hook', preview) });
                 setSent('Copied as a curl command.');
               }}
             >

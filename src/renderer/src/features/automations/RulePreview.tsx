@@ -1,35 +1,79 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { matchAutomation as matchAutomationType } from '../../../../shared/domain/automation-match.ts';
-import type { Criterion } from '../../../../shared/domain/automation.ts';
+import type { Criterion, MatchTarget } from '../../../../shared/domain/automation.ts';
+import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
+import { activeFlavor } from '../settings/slice.ts';
+import type { PreviewAnswer, PreviewRule } from './preview-match.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
 import { useStore } from '../../store.ts';
 import type { AutomationDraft } from './slice.ts';
-
-type Matcher = typeof matchAutomationType;
-
-/** The service's own matcher (RE2, as in src/server), loaded when a rule is first edited. */
-let matcher: Promise<Matcher> | null = null;
-const loadMatcher = () => (matcher ??= import('../../../../shared/domain/automation-match.ts').then((m) => m.matchAutomation));
 
 export interface PreviewResult {
   matches: { email: Email; hits: Criterion[] }[];
   total: number;
 }
 
-/** Which of these emails the rule as drafted catches, and on which criteria. Pure. */
-export function previewRule(match: Matcher, draft: AutomationDraft, emails: Email[]): PreviewResult {
-  const rule = {
-    subject: draft.subject.trim() || null,
-    sender: draft.sender.trim() || null,
-    inbox: draft.inbox.trim() || null,
-    has_attachments: draft.has_attachments,
+/** How long a preview may take before it is given up (a pattern MailCare's engine would also crawl on). */
+export const PREVIEW_BUDGET_MS = 1500;
+
+let worker: Worker | null = null;
+let nextId = 0;
+
+/** Asks the preview worker; a worker that overruns the budget is ended, and the answer says so. */
+function askWorker(rule: PreviewRule, targets: MatchTarget[], addressCriteria: 'address' | 'regex'): { answer: Promise<PreviewAnswer>; cancel: () => void } {
+  worker ??= new Worker(new URL('./preview.worker.ts', import.meta.url), { type: 'module' });
+  const asked = worker;
+  const id = nextId++;
+  let settle: (answer: PreviewAnswer) => void = () => undefined;
+  const answer = new Promise<PreviewAnswer>((resolve) => (settle = resolve));
+  const onMessage = (event: MessageEvent<{ id: number; answer: PreviewAnswer }>) => {
+    if (event.data.id !== id) return;
+    clearTimeout(timer);
+    asked.removeEventListener('message', onMessage);
+    settle(event.data.answer);
   };
-  const matches: PreviewResult['matches'] = [];
-  for (const email of emails) {
-    const hits = match(rule, { subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length });
-    if (hits !== null) matches.push({ email, hits });
-  }
-  return { matches, total: emails.length };
+  const timer = setTimeout(() => {
+    asked.removeEventListener('message', onMessage);
+    asked.terminate();
+    if (worker === asked) worker = null;
+    settle({ ok: false, message: `Matching this pattern against recent mail took over ${PREVIEW_BUDGET_MS / 1000} s, so it is not previewed. A backtracking engine (MailCare’s PCRE) may be as slow on real mail.` });
+  }, PREVIEW_BUDGET_MS);
+  asked.addEventListener('message', onMessage);
+  asked.postMessage({ id, rule, targets, addressCriteria });
+  return {
+    answer,
+    cancel: () => {
+      clearTimeout(timer);
+      asked.removeEventListener('message', onMessage);
+    },
+  };
+}
+
+type PreviewState = { status: 'pending' } | { status: 'done'; result: PreviewResult } | { status: 'unavailable'; message: string };
+
+/** Which pool emails the draft catches, matched in the worker as the account's server matches. */
+function usePreview(draft: AutomationDraft, pool: Email[] | null, addressCriteria: 'address' | 'regex'): PreviewState {
+  const [state, setState] = useState<PreviewState>({ status: 'pending' });
+  const rule = useMemo<PreviewRule>(
+    () => ({ subject: draft.subject.trim() || null, sender: draft.sender.trim() || null, inbox: draft.inbox.trim() || null, has_attachments: draft.has_attachments }),
+    [draft.subject, draft.sender, draft.inbox, draft.has_attachments],
+  );
+  useEffect(() => {
+    if (!pool) return;
+    const targets = pool.map((email) => ({ subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length }));
+    const asked = askWorker(rule, targets, addressCriteria);
+    let current = true;
+    void asked.answer.then((answer) => {
+      if (!current) return;
+      if (!answer.ok) return setState({ status: 'unavailable', message: answer.message });
+      const matches = pool.flatMap((email, i) => (answer.hits[i] ? [{ email, hits: answer.hits[i]! }] : []));
+      setState({ status: 'done', result: { matches, total: pool.length } });
+    });
+    return () => {
+      current = false;
+      asked.cancel();
+    };
+  }, [rule, pool, addressCriteria]);
+  return state;
 }
 
 const LABELS: Record<Criterion, string> = { subject: 'subject', sender: 'sender', inbox: 'inbox', has_attachments: 'attachments' };
@@ -38,18 +82,27 @@ const LABELS: Record<Criterion, string> = { subject: 'subject', sender: 'sender'
 export function RulePreview({ draft }: { draft: AutomationDraft }) {
   const pool = useStore((s) => s.previewPool);
   const loadPool = useStore((s) => s.loadPreviewPool);
-  const [match, setMatch] = useState<Matcher | null>(null);
+  const addressCriteria = useStore((s) => FLAVOR_TRAITS[activeFlavor(s.accounts)].addressCriteria);
   useEffect(() => {
-    void loadMatcher().then((m) => setMatch(() => m));
     void loadPool();
   }, [loadPool]);
-  const result = useMemo(() => (match && pool ? previewRule(match, draft, pool) : null), [match, pool, draft]);
+  const preview = usePreview(draft, pool, addressCriteria);
+  const result = preview.status === 'done' ? preview.result : null;
   useEffect(() => {
     useStore.setState({
       previewCount: result ? { matches: result.matches.length, total: result.total } : null,
       previewMatches: result ? result.matches.slice(0, 20).map(({ email }) => ({ id: email.id, subject: email.subject })) : [],
     });
   }, [result]);
+  if (preview.status === 'unavailable') {
+    return (
+      <section className="preview" aria-label="What this rule catches" aria-live="polite">
+        <p className="hint" role="status">
+          {preview.message}
+        </p>
+      </section>
+    );
+  }
   if (!result) return <p className="preview empty">Looking at recent mail…</p>;
   const shown = result.matches.slice(0, 12);
   return (

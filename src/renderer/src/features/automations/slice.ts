@@ -159,8 +159,9 @@ export function visibleAutomations(automations: Automation[] | null, filter: str
 }
 
 /** A pattern that matches exactly this text (regular-expression characters escaped). Pure. */
+/** The text, matched whole, as a pattern: every metacharacter escaped, and # too (MailCare's delimiter). */
 export function exactPattern(text: string): string {
-  return `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+  return `^${text.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`;
 }
 
 export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsSlice> = (set, get) => ({
