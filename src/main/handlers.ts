@@ -359,10 +359,16 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return { ok: true as const, ...found, baseUrl: where.baseUrl, teamId: FLAVOR_TRAITS[found.flavor].teams ? where.teamId : '' };
       } catch (error) {
         if (error instanceof ServiceError && error.kind === 'auth') {
-          const message = secret
-            ? 'The server did not accept these credentials (401). Check the token for a typo, or whether it has expired.'
-            : 'This server asks for a login (401): enter its credentials.';
-          throw new ServiceError('auth', message, { status: 401, fields: { token: [message] } });
+          // Without a team, the server that asked is MailCare's kind: its secret is a login email and password.
+          const login = !where.teamId || where.flavor === 'mailcare';
+          const message = login
+            ? secret
+              ? 'The server did not accept this login (401): check the email and password.'
+              : 'This server asks for a login (401): enter its login email and password.'
+            : secret
+              ? 'The server did not accept this token (401). Check it for a typo, or whether it has expired.'
+              : 'This server asks for an access token (401): enter it.';
+          throw new ServiceError('auth', message, { status: 401, fields: login ? { username: [message] } : { token: [message] } });
         }
         throw error;
       }

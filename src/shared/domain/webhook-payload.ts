@@ -35,6 +35,17 @@ const CRITERION_HEADERS: Record<Criterion, string> = {
   has_attachments: 'Has-Attachments',
 };
 
+/**
+ * JSON as PHP's json_encode writes it with no flags (Laravel's JsonResponse,
+ * which MailCare posts): slashes escaped, every character past ASCII as
+ * \uXXXX (UTF-16 units, lowercase hex). Same value as JSON.stringify's, other bytes.
+ */
+export function phpJsonEncode(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/\//g, '\\/')
+    .replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function buildPayload(
   parts: PayloadParts,
   options: { sign: (body: Uint8Array, secret: string) => string; deliveryId: string },
@@ -53,7 +64,7 @@ export function buildPayload(
       contentType = 'application/json';
       break;
     default:
-      body = new TextEncoder().encode(JSON.stringify({ data: parts.record }));
+      body = new TextEncoder().encode(signs ? JSON.stringify({ data: parts.record }) : phpJsonEncode({ data: parts.record }));
       contentType = 'application/json';
   }
   const headers: Record<string, string> = {

@@ -149,7 +149,11 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       return true;
     } catch (error) {
       const bridgeError = asBridgeError(error);
-      set({ busy: false, accountError: bridgeError, accountErrors: bridgeError.details.fields ?? {} });
+      const fields = bridgeError.details.fields ?? {};
+      // Main says the server wants a login: the form shows the login fields, whatever kind was guessed.
+      const draftNow = get().accountDraft;
+      const accountDraft = fields.username && draftNow.flavor === 'auto' ? { ...draftNow, flavor: 'mailcare' as const } : draftNow;
+      set({ busy: false, accountError: bridgeError, accountErrors: fields, accountDraft });
       return false;
     }
   },
