@@ -6,7 +6,8 @@ import { BODY_FORMATS } from '../shared/domain/email.ts';
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/domain/list-query.ts';
 import { parseMessage } from './ingest.ts';
-import { negotiate } from './negotiate.ts';
+import { laravelPrefers, negotiate } from './negotiate.ts';
+import { phpJsonEncode } from '../shared/domain/webhook-payload.ts';
 import type { ReferenceService } from './service.ts';
 import { ColumnCannotBeNull, SERVER_FLAVORS } from './flavors.ts';
 import type { ListFilters, StoredAutomation, TeamStore } from './team-store.ts';
@@ -24,6 +25,8 @@ export interface AppOptions {
   basic?: { user: string; password: string };
   /** MailCare only: false answers 403 on every automation route (MAILCARE_AUTOMATIONS=false). */
   automations?: boolean;
+  /** MailCare flavor: forwarding allowed (MAILCARE_FORWARD), so rules may have an action_email. */
+  forward?: boolean;
   /** Sees every answer: an access log for tests and benchmarks. */
   onResponse?: (entry: AccessLogEntry) => void;
 }
@@ -64,11 +67,34 @@ function wantsJson(request: FastifyRequest): boolean {
   return first.includes('/json') || first.includes('+json');
 }
 
-function notFound(reply: FastifyReply, model: string, id: string) {
+/** Laravel's ModelNotFoundException: with the id for route binding, without it for a lookup by value (firstOrFail). */
+/**
+ * Laravel's pagination links (LengthAwarePaginator::linkCollection with
+ * UrlWindow, three pages each side): Previous, the pages (with "..." where
+ * some are left out), Next.
+ */
+function paginatorLinks(page: number, lastPage: number, pageUrl: (n: number) => string, prev: string | null, next: string | null): { url: string | null; label: string; active: boolean }[] {
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+  const window = 6;
+  let groups: (number[] | '...')[];
+  if (lastPage < window + 8) groups = [range(1, lastPage)];
+  else if (page <= window) groups = [range(1, window + 2), '...', range(lastPage - 1, lastPage)];
+  else if (page > lastPage - window) groups = [range(1, 2), '...', range(lastPage - (window + 2), lastPage)];
+  else groups = [range(1, 2), '...', range(page - 3, page + 3), '...', range(lastPage - 1, lastPage)];
+  return [
+    { url: prev, label: '&laquo; Previous', active: false },
+    ...groups.flatMap((group): { url: string | null; label: string; active: boolean }[] =>
+      group === '...' ? [{ url: null, label: '...', active: false }] : group.map((n) => ({ url: pageUrl(n), label: String(n), active: n === page })),
+    ),
+    { url: next, label: 'Next &raquo;', active: false },
+  ];
+}
+
+function notFound(reply: FastifyReply, model: string, id?: string) {
   if (reply.request.htmlErrors && !wantsJson(reply.request)) {
     return reply.code(404).type('text/html; charset=UTF-8').send('<!DOCTYPE html><html><head><title>Not Found</title></head><body><div class="code">404</div><div class="message">Not Found</div></body></html>');
   }
-  return reply.code(404).send({ message: `No query results for model [App\\${model}] ${id}` });
+  return reply.code(404).send({ message: `No query results for model [App\\${model}]${id === undefined ? '.' : ` ${id}`}` });
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -77,9 +103,10 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function unprocessable(reply: FastifyReply, errors: Record<string, string[]>) {
+/** A 422 with the errors by field; Laravel 8 (MailCare) says only that the data was invalid, later versions the first error. */
+function unprocessable(reply: FastifyReply, errors: Record<string, string[]>, laravel8 = false) {
   const [first] = Object.values(errors).flat();
-  return reply.code(422).send({ message: first ?? 'The given data was invalid.', errors });
+  return reply.code(422).send({ message: laravel8 ? 'The given data was invalid.' : (first ?? 'The given data was invalid.'), errors });
 }
 
 /** A fixed window per client: every answer says how much is left. */
@@ -118,6 +145,24 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
     void reply.code(status).send({ message: status === 500 ? 'Server Error' : error.message });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not Found' }));
+  /** An empty 200: Laravel's default response is HTML. */
+  const done = (reply: FastifyReply) => reply.code(200).type(flavor.laravel ? 'text/html; charset=UTF-8' : 'text/plain; charset=utf-8').send('');
+  if (flavor.laravel) {
+    // JSON as Laravel sends it: PHP's json_encode bytes, application/json without a charset,
+    // the vendor type with MailCare's "; charset=UTF-8".
+    app.addHook('onSend', async (_request, reply, payload) => {
+      const type = String(reply.getHeader('content-type') ?? '').toLowerCase();
+      if (typeof payload !== 'string' || !(type.startsWith('application/json') || type.startsWith(flavor.vendorType))) return payload;
+      let value: unknown;
+      try {
+        value = JSON.parse(payload);
+      } catch {
+        return payload;
+      }
+      reply.header('content-type', type.startsWith('application/json') ? 'application/json' : `${flavor.vendorType}; charset=UTF-8`);
+      return Buffer.from(phpJsonEncode(value));
+    });
+  }
 
   const limit = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
   const observe = options.onResponse;
@@ -171,11 +216,12 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           if (Number.isNaN(date.getTime())) errors[key] = [`The ${key} is not a valid date.`];
           else filters[key] = date;
         }
-        if (Object.keys(errors).length > 0) return unprocessable(reply, errors);
+        if (Object.keys(errors).length > 0) return unprocessable(reply, errors, flavor.laravel);
         filters.unread = isTruthy(firstString(query.unread));
         filters.favorite = isTruthy(firstString(query.favorite));
-        if (filters.inbox && !request.team.knowsAddress(filters.inbox)) return notFound(reply, 'Inbox', filters.inbox);
-        if (filters.sender && !request.team.knowsAddress(filters.sender)) return notFound(reply, 'Sender', filters.sender);
+        // MailCare's EmailFilters look the address up with firstOrFail: the message names no value.
+        if (filters.inbox && !request.team.knowsAddress(filters.inbox)) return notFound(reply, 'Inbox', flavor.laravel ? undefined : filters.inbox);
+        if (filters.sender && !request.team.knowsAddress(filters.sender)) return notFound(reply, 'Sender', flavor.laravel ? undefined : filters.sender);
 
         const requestedPage = Number.parseInt(firstString(query.page) ?? '', 10);
         const page = Number.isInteger(requestedPage) && requestedPage >= 1 ? requestedPage : 1;
@@ -187,31 +233,31 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
         const { emails: slice, total } = request.team.page(filters, (page - 1) * perPage, perPage);
         const lastPage = Math.max(1, Math.ceil(total / perPage));
         const path = `${request.protocol}://${request.host}${flavor.teams ? `/api/teams/${encodeURIComponent(request.team.id)}` : '/api'}/emails`;
+        // Laravel's paginator (MailCare) links carry the page alone; ours keep the other filters.
         const pageUrl = (n: number) => {
           const params = new URLSearchParams();
           for (const [key, value] of Object.entries(query)) {
             const text = firstString(value);
-            if (key !== 'page' && text !== undefined) params.set(key, text);
+            if (!flavor.laravel && key !== 'page' && text !== undefined) params.set(key, text);
           }
           params.set('page', String(n));
           return `${path}?${params}`;
         };
         const from = slice.length > 0 ? (page - 1) * perPage + 1 : null;
         reply.type(flavor.listType);
+        const prev = page > 1 ? pageUrl(Math.min(page - 1, lastPage)) : null;
+        const next = page < lastPage ? pageUrl(page + 1) : null;
         return {
           data: slice.map(flavor.emailResource),
-          links: {
-            first: pageUrl(1),
-            last: pageUrl(lastPage),
-            prev: page > 1 ? pageUrl(Math.min(page - 1, lastPage)) : null,
-            next: page < lastPage ? pageUrl(page + 1) : null,
-          },
+          links: { first: pageUrl(1), last: pageUrl(lastPage), prev, next },
           meta: {
             current_page: page,
             from,
             last_page: lastPage,
+            ...(flavor.laravel ? { links: paginatorLinks(page, lastPage, pageUrl, prev, next) } : {}),
             path,
-            per_page: perPage,
+            // Laravel echoes the limit as the query string had it.
+            per_page: flavor.laravel && firstString(query.limit) ? firstString(query.limit) : perPage,
             to: from === null ? null : from + slice.length - 1,
             total,
           },
@@ -229,12 +275,16 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           flavor.vendorType,
         ];
         reply.header('Vary', 'Accept');
-        const chosen = negotiate(request.headers.accept, offered);
+        // MailCare: Request::prefers over [vendor, JSON, HTML, text, raw], less the bodies the email lacks.
+        const laravelOffer = [flavor.vendorType, 'application/json', BODY_FORMATS.html, BODY_FORMATS.text, BODY_FORMATS.raw];
+        const chosen = flavor.laravel
+          ? laravelPrefers(request.headers.accept, laravelOffer.filter((type) => offered.includes(type)))
+          : negotiate(request.headers.accept, offered);
         switch (chosen) {
           case null:
             return reply
               .code(406)
-              .send({ error: `Not acceptable 'Accept' header. Please use this list: ${offered.join(', ')}` });
+              .send({ error: `Not acceptable 'Accept' header. Please use this list: ${flavor.laravel ? `${laravelOffer.join(',')}.` : offered.join(', ')}` });
           case BODY_FORMATS.html:
             return reply.type('text/html; charset=UTF-8').send(request.team.content(email.id)?.html);
           case BODY_FORMATS.text:
@@ -261,12 +311,12 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       teamRoutes.delete('/emails/:id', async (request: TeamRequest, reply) => {
         const id = request.params.id ?? '';
         if (!request.team.deleteEmail(id)) return notFound(reply, 'Email', id);
-        return reply.code(200).send('');
+        return done(reply);
       });
 
       const setFavorite = (favorite: boolean) => async (request: TeamRequest, reply: FastifyReply) => {
         if (!request.team.updateEmail(request.params.id ?? '', { favorite })) return notFound(reply, 'Email', request.params.id ?? '');
-        return reply.code(200).send('');
+        return done(reply);
       };
       teamRoutes.post('/emails/:id/favorites', setFavorite(true));
       teamRoutes.delete('/emails/:id/favorites', setFavorite(false));
@@ -294,7 +344,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       };
       const written = (reply: FastifyReply, code: number, automation: StoredAutomation) =>
         flavor.writeAnswer === 'empty'
-          ? reply.code(200).send('')
+          ? done(reply)
           : reply.code(code).type(flavor.vendorType).send(JSON.stringify({ data: flavor.automationResource(automation) }));
 
       teamRoutes.get('/automations', { onRequest: automationsOff }, async (request: TeamRequest) => ({
@@ -302,8 +352,8 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       }));
 
       teamRoutes.post('/automations', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
-        const checked = flavor.checkAutomation(request.body);
-        if (!checked.ok) return unprocessable(reply, checked.errors);
+        const checked = flavor.checkAutomation(request.body, { forward: options.forward });
+        if (!checked.ok) return unprocessable(reply, checked.errors, flavor.laravel);
         const automation = request.team.createAutomation(checked.value);
         return written(reply, 201, automation);
       });
@@ -311,8 +361,8 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       teamRoutes.put('/automations/:id', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
         const automation = request.team.automations.get(request.params.id ?? '');
         if (!automation) return notFound(reply, 'Automation', request.params.id ?? '');
-        const checked = flavor.checkAutomation(request.body);
-        if (!checked.ok) return unprocessable(reply, checked.errors);
+        const checked = flavor.checkAutomation(request.body, { forward: options.forward });
+        if (!checked.ok) return unprocessable(reply, checked.errors, flavor.laravel);
         // A failed request changed nothing; a good one writes what the flavor writes.
         Object.assign(automation, flavor.updateFields(request.body as Record<string, unknown>, checked.value));
         automation.updated_at = new Date();
@@ -323,7 +373,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
       teamRoutes.delete('/automations/:id', { onRequest: automationsOff }, async (request: TeamRequest, reply) => {
         const id = request.params.id ?? '';
         if (!request.team.deleteAutomation(id)) return notFound(reply, 'Automation', id);
-        return reply.code(200).send('');
+        return done(reply);
       });
     },
     { prefix: flavor.prefix },

@@ -26,6 +26,7 @@ const { values } = parseArgs({
     flavor: { type: 'string', default: 'service-v1' },
     basic: { type: 'string' },
     automations: { type: 'boolean', default: true },
+    forward: { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -52,6 +53,7 @@ const running = await startReferenceService({
   flavor,
   basic: values.basic ? { user: basicUser ?? '', password: basicRest.join(':') } : undefined,
   automations: values.automations,
+  forward: values.forward,
   parse: (raw) => parsePool.parse(raw),
 });
 const emails = running.service.team(values.team).count();

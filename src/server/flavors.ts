@@ -6,11 +6,12 @@
  * automations can be switched off). The routes in app.ts ask this object;
  * they never test a flavor's name.
  */
-import { AUTOMATION_INPUT_FIELDS, validateAutomationInput, type AutomationInput, type Validation } from '../shared/domain/automation.ts';
+import { AUTOMATION_INPUT_FIELDS, isEmailAddress, isHttpUrl, validateAutomationInput, type AutomationInput, type Validation } from '../shared/domain/automation.ts';
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { compilePattern } from '../shared/domain/pattern.ts';
 import { serviceTimestamp } from '../shared/domain/time.ts';
 import { emailResource, type StoredAutomation, type StoredEmail } from './team-store.ts';
+import { sizeForHuman } from '../shared/domain/size.ts';
 
 export const SERVICE_VENDOR = 'application/vnd.service.v1+json';
 export const MAILCARE_VENDOR = 'application/vnd.mailcare.v1+json';
@@ -27,7 +28,7 @@ export interface ServerFlavor {
   listType: string;
   emailResource(email: StoredEmail): Record<string, unknown>;
   automationResource(automation: StoredAutomation): Record<string, unknown>;
-  checkAutomation(body: unknown): Validation<Required<AutomationInput>>;
+  checkAutomation(body: unknown, options?: { forward?: boolean }): Validation<Required<AutomationInput>>;
   /** The fields an update writes: only those sent, or every column. */
   updateFields(body: Record<string, unknown>, value: Required<AutomationInput>): Partial<Required<AutomationInput>>;
   /** Paths name a team and a Bearer token picks it. */
@@ -42,6 +43,12 @@ export interface ServerFlavor {
   signs: boolean;
   /** Matched mail is deleted even when its webhook failed. */
   deleteRegardless: boolean;
+  /**
+   * Answers as Laravel does (MailCare): JSON as PHP's json_encode writes it,
+   * the paginator's links (page only) and meta.links, per_page as sent,
+   * Request::prefers for Accept, and Laravel's validation messages.
+   */
+  laravel: boolean;
 }
 
 /** Criteria that are patterns must compile on the service's linear-time engine (RE2), within its limits. */
@@ -98,7 +105,35 @@ export const SERVICE_V1: ServerFlavor = {
   headerPrefix: 'X-Service',
   signs: true,
   deleteRegardless: false,
+  laravel: false,
 };
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+/** Laravel's `boolean` rule: true, false, 0, 1, "0", "1". */
+const isLaravelBoolean = (value: unknown) => [true, false, 0, 1, '0', '1'].includes(value as never);
+
+/**
+ * AutomationsController's rules, in its order, with Laravel 8's messages:
+ * title required; action_url required without action_email, a URL;
+ * action_email required without action_url, an email, empty unless
+ * forwarding is on (App\Rules\Forward); the booleans booleans. Null when they pass.
+ */
+function mailcareValidation(record: Record<string, unknown>, forward: boolean): Record<string, string[]> | null {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (isBlank(record.title)) add('title', 'The title field is required.');
+  if (!isBlank(record.has_attachment) && !isLaravelBoolean(record.has_attachment)) add('has_attachment', 'The has attachment field must be true or false.');
+  if (isBlank(record.action_url) && isBlank(record.action_email)) add('action_url', 'The action url field is required when action email is not present.');
+  if (!isBlank(record.action_url) && !(typeof record.action_url === 'string' && isHttpUrl(record.action_url))) add('action_url', 'The action url format is invalid.');
+  if (isBlank(record.action_url) && isBlank(record.action_email)) add('action_email', 'The action email field is required when action url is not present.');
+  if (!isBlank(record.action_email)) {
+    if (!(typeof record.action_email === 'string' && isEmailAddress(record.action_email))) add('action_email', 'The action email must be a valid email address.');
+    if (!forward) add('action_email', 'The action email must be empty.');
+  }
+  if (!isBlank(record.action_delete_email) && !isLaravelBoolean(record.action_delete_email)) add('action_delete_email', 'The action delete email field must be true or false.');
+  if (!isBlank(record.post_raw) && !isLaravelBoolean(record.post_raw)) add('post_raw', 'The post raw field must be true or false.');
+  return Object.keys(errors).length > 0 ? errors : null;
+}
 
 /** MailCare's NOT NULL boolean columns: a PUT or POST that leaves one out fails. */
 const NOT_NULL_BOOLEANS = ['has_attachments', 'action_delete_email', 'post_raw'] as const;
@@ -113,6 +148,12 @@ export const MAILCARE: ServerFlavor = {
   // MailCare's EmailResource has no carbon copies.
   emailResource: (email) => {
     const { carbon_copies: _omitted, ...resource } = emailResource(email);
+    // ReceiveEmail records an attachment's MIME part length and md5(json_encode(headers)).
+    resource.attachments = resource.attachments.map((attachment, index) => {
+      const stored = email.attachments[index]!;
+      if (stored.partSize === undefined) return attachment;
+      return { ...attachment, headers_hashed: stored.headersMd5 ?? attachment.headers_hashed, size_in_bytes: stored.partSize, size_for_human: sizeForHuman(stored.partSize) };
+    });
     return resource;
   },
   automationResource: (automation) => ({
@@ -123,9 +164,12 @@ export const MAILCARE: ServerFlavor = {
     post_raw: automation.payload_format === 'raw',
     ...counters(automation),
   }),
-  checkAutomation: (body) => {
+  checkAutomation: (body, options) => {
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
       const record = body as Record<string, unknown>;
+      // AutomationsController validates first (422), then the insert meets the NOT NULL columns (500).
+      const laravelErrors = mailcareValidation(record, options?.forward === true);
+      if (laravelErrors) return { ok: false, errors: laravelErrors };
       for (const column of NOT_NULL_BOOLEANS) {
         if (record[column] === undefined || record[column] === null) {
           throw new ColumnCannotBeNull(`SQLSTATE[23000]: Integrity constraint violation: 1048 Column '${column}' cannot be null`);
@@ -143,6 +187,7 @@ export const MAILCARE: ServerFlavor = {
   headerPrefix: 'X-MailCare',
   signs: false,
   deleteRegardless: true,
+  laravel: true,
 };
 
 export const SERVER_FLAVORS: Record<FlavorName, ServerFlavor> = { 'service-v1': SERVICE_V1, mailcare: MAILCARE };

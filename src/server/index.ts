@@ -27,6 +27,8 @@ export interface StartOptions {
   basic?: { user: string; password: string };
   /** MailCare flavor: false turns automations off (403), like MAILCARE_AUTOMATIONS=false. */
   automations?: boolean;
+  /** MailCare flavor: rules may forward by mail (action_email), like MAILCARE_FORWARD=true; nothing is really sent. */
+  forward?: boolean;
   /** Sees every answer (an access log for tests). */
   onResponse?: (entry: AccessLogEntry) => void;
   /** Parses incoming mail elsewhere (the CLI's parse thread, parse-pool.ts). */
@@ -71,6 +73,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     flavor: options.flavor,
     basic: options.basic,
     automations: options.automations,
+    forward: options.forward,
     onResponse: options.onResponse,
   });
   const host = options.host ?? '127.0.0.1';

@@ -56,3 +56,36 @@ export function negotiate(acceptHeader: string | undefined, offered: readonly st
   }
   return chosen;
 }
+
+/**
+ * Laravel's Request::prefers, which MailCare's EmailResponse uses: the Accept
+ * entries by quality (ties in their order), and for each the first offered
+ * type it matches (`*\/*` takes the first offered; `application/json` also
+ * matches a `+json` type); null when none does, or when there is no Accept.
+ */
+export function laravelPrefers(acceptHeader: string | undefined, offered: readonly string[]): string | null {
+  const entries = (acceptHeader ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [type = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim().split('=')).find(([name]) => name?.toLowerCase() === 'q')?.[1];
+      return { type: type.trim().toLowerCase(), q: q === undefined ? 1 : Number(q) || 0, index };
+    })
+    .filter((entry) => entry.type !== '' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { type: accept } of entries) {
+    if (accept === '*/*' || accept === '*') return offered[0] ?? null;
+    for (const offer of offered) {
+      const type = offer.toLowerCase();
+      // Request::matchesType: the offered type's parts, as `main/.+\+sub`, found in the Accept entry.
+      const [main, sub] = type.split('/');
+      const suffixMatch = sub !== undefined && new RegExp(`${escapeRegExp(main!)}/.+\\+${escapeRegExp(sub)}`).test(accept);
+      if (type === accept || suffixMatch || accept === `${main}/*`) return offer;
+    }
+  }
+  return null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

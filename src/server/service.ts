@@ -95,6 +95,7 @@ export class ReferenceService {
           inbox,
           createdAt,
           id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
+          names: this.options.flavor === 'mailcare' ? 'latest' : 'fill',
         }),
       ),
     );

@@ -31,6 +31,9 @@ export interface StoredAttachment {
   contentType: string;
   size: number;
   headersHashed: string;
+  /** MailCare's record: the MIME part's length and md5 of its headers (absent for mail stored before). */
+  partSize?: number;
+  headersMd5?: string;
   createdAt: Date;
 }
 
@@ -403,9 +406,14 @@ export class TeamStore {
   /** Addresses mail came from or to lately: two lookups fewer for each message that arrives. */
   private readonly addresses = new LruCache<string, KnownAddress>({ maxEntries: 5000 });
 
-  /** The address as stored, created on first sight; a name learned later fills an empty one. */
-  private address(email: string, displayName: string, at: Date): StoredAddress {
+  /**
+   * The address as stored, created on first sight; a name learned later fills
+   * an empty one. MailCare's way (`names: 'latest'`): Sender/Inbox::updateOrCreate
+   * with mailparse's display, which is the address itself when the header has no name.
+   */
+  private address(email: string, name: string, at: Date, names: 'fill' | 'latest' = 'fill'): StoredAddress {
     const key = email.toLowerCase();
+    const displayName = names === 'latest' ? name || email : name;
     // Written only here: what was read or written last stands for the table row.
     const known =
       this.addresses.get(key) ??
@@ -414,7 +422,7 @@ export class TeamStore {
     if (!known) {
       row = { id: uuidFromName(`${this.id}:address:${key}`), display_name: displayName, created_at: at.getTime(), updated_at: at.getTime() };
       this.sql('INSERT INTO addresses (email, id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(key, row.id, displayName, row.created_at, row.updated_at);
-    } else if (displayName && !known.display_name) {
+    } else if (names === 'latest' ? displayName !== known.display_name : displayName && !known.display_name) {
       row = { ...known, display_name: displayName, updated_at: at.getTime() };
       this.sql('UPDATE addresses SET display_name = ?, updated_at = ? WHERE email = ?').run(displayName, row.updated_at, key);
     } else {
@@ -433,7 +441,7 @@ export class TeamStore {
   addEmail(
     raw: Buffer,
     parsed: ParsedMessage,
-    options: { inbox: string; createdAt: Date; id?: string; read?: Date | null; favorite?: boolean },
+    options: { inbox: string; createdAt: Date; id?: string; read?: Date | null; favorite?: boolean; names?: 'fill' | 'latest' },
   ): StoredEmail {
     const createdAt = options.createdAt;
     const inbox = options.inbox.toLowerCase();
@@ -445,11 +453,12 @@ export class TeamStore {
       contentType: attachment.contentType,
       size: attachment.content.length,
       headersHashed: attachment.headersHashed,
+      ...(attachment.partSize !== undefined ? { partSize: attachment.partSize, headersMd5: attachment.headersMd5 } : {}),
     }));
     const carbonCopies = parsed.cc.map((cc) => ({ display_name: cc.name, email: cc.address }));
     const email = this.transaction((): StoredEmail => {
-      const sender = this.address(parsed.sender.address, parsed.sender.name, createdAt);
-      const inboxAddress = this.address(inbox, inboxName, createdAt);
+      const sender = this.address(parsed.sender.address, parsed.sender.name, createdAt, options.names);
+      const inboxAddress = this.address(inbox, inboxName, createdAt, options.names);
       const { lastInsertRowid } = this.sql(
         `INSERT INTO emails (id, inbox, sender, subject, created_at, read_at, favorite, has_html, has_text, size, carbon_copies, attachments)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -4,6 +4,7 @@
  * Playwright, times taken inside the page from the key's own timestamp to the
  * animation frame that paints the change. Needs `electron-vite build` first.
  */
+import { chromiumPath } from '../support/browser.ts';
 import { chromium, type Page } from '@playwright/test';
 import { performance } from 'node:perf_hooks';
 import { startReferenceService } from '../../src/server/index.ts';
@@ -92,7 +93,7 @@ export async function measureReader(): Promise<ReaderFigures> {
     team.updateEmail(id!, { createdAt: new Date(Date.UTC(2025, 0, 1 + i)) });
   }
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ ...(chromiumPath ? { executablePath: chromiumPath } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const app = await openApp(browser, { baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport: { width: 1280, height: 800 } });
     const { page } = app;

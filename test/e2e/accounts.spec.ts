@@ -70,7 +70,7 @@ test.describe('accounts, tokens and demo mode', () => {
     await form.getByLabel('Team id').fill('team-a');
     await form.getByLabel(/Access token/).fill('definitely-wrong-token');
     await form.getByRole('button', { name: 'Test connection' }).click();
-    await expect(form.getByRole('alert').first()).toContainText('did not accept these credentials');
+    await expect(form.getByRole('alert').first()).toContainText('did not accept this token');
 
     expect(app.transcript.length).toBeGreaterThan(10);
     for (const entry of app.transcript) expect(entry).not.toContain(TOKEN_A);

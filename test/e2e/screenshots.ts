@@ -4,6 +4,7 @@
  * command palette, light and dark, at
  * 1280×800 and 800×600. Run: npm run screenshots (after npm run build).
  */
+import { chromiumPath } from '../support/browser.ts';
 import { mkdir } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
 import { openApp } from './host.ts';
@@ -11,7 +12,7 @@ import { openApp } from './host.ts';
 const out = 'docs/screenshots';
 await mkdir(out, { recursive: true });
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  ...(chromiumPath ? { executablePath: chromiumPath } : {}),
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 try {

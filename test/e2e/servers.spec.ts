@@ -64,6 +64,30 @@ test.describe('connecting to a server', () => {
     await expect(app.page.getByRole('heading', { name: 'Hello from MailCare' })).toBeVisible();
   });
 
+  test('a server of unknown kind that asks for a login gets the login fields, and a wrong password is named as such (issue 20)', async ({ openApp }) => {
+    const guarded = await startReferenceService({ teams: [{ id: 'default', token: 'unused' }], flavor: 'mailcare', basic: { user: 'ops@acme.test', password: 'right-password' } });
+    try {
+      const app = await openApp({ demo: true });
+      const account = await openSettings(app);
+      await account.getByLabel('Server address').fill(guarded.baseUrl);
+      await account.getByRole('button', { name: 'Test connection' }).click();
+      await expect(account.getByRole('alert').first()).toContainText('asks for a login (401): enter its login email and password');
+      // The form now shows what it asks for: a login, not a team and a token.
+      await expect(account.getByLabel('Login email')).toBeVisible();
+      await expect(account.getByLabel('Team id')).toHaveCount(0);
+      await account.getByLabel('Login email').fill('ops@acme.test');
+      await account.getByLabel('Password', { exact: true }).fill('wrong-password');
+      await account.getByRole('button', { name: 'Test connection' }).click();
+      await expect(account.getByRole('alert').first()).toContainText('did not accept this login (401): check the email and password');
+      await expect(account).not.toContainText('token');
+      await account.getByLabel('Password', { exact: true }).fill('right-password');
+      await account.getByRole('button', { name: 'Test connection' }).click();
+      await expect(account.getByRole('status')).toContainText('Connected to MailCare');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   test('empty fields and a wrong token get plain words; nothing is saved until the server answers or you insist', async ({ openApp }) => {
     const app = await openApp({ demo: true });
     const { page } = app;
@@ -75,7 +99,7 @@ test.describe('connecting to a server', () => {
     await account.getByLabel('Server address').fill(`${service.baseUrl}/api/teams/acme`);
     await account.getByLabel(/Access token/).fill('wrong-token-0000');
     await account.getByRole('button', { name: 'Save' }).click();
-    await expect(account.getByRole('alert').first()).toContainText('did not accept these credentials');
+    await expect(account.getByRole('alert').first()).toContainText('did not accept this token');
     await expect(account).not.toContainText('Check it in Settings');
     expect(app.accounts.summaries()).toEqual([]);
 
@@ -98,7 +122,7 @@ test.describe('a MailCare account', () => {
   let mailcare: RunningService;
   const receiver = 'https://hooks.example.test/raw';
   test.beforeEach(async () => {
-    mailcare = await startReferenceService({ teams: [{ id: 'default', token: 'unused' }], flavor: 'mailcare' });
+    mailcare = await startReferenceService({ teams: [{ id: 'default', token: 'unused' }], flavor: 'mailcare', forward: true });
     await mailcare.inject(rawMail({ subject: 'Invoice 77', from: 'Billing <billing@vendor.test>', text: 'Pay 77' }));
     const api = (body: unknown) =>
       fetch(`${mailcare.baseUrl}/api/automations`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
@@ -154,7 +178,12 @@ test.describe('a MailCare account', () => {
       await expect(app.page.getByText('No mail here yet')).toBeVisible();
       await app.page.keyboard.press('g');
       await app.page.keyboard.press('a');
-      await expect(app.page.getByRole('alert')).toContainText('Automations are turned off on this MailCare server');
+      // One plain sentence: no red banner, no Retry, no New button, and c does nothing.
+      await expect(app.page.getByRole('status').filter({ hasText: 'Automations are turned off on this MailCare server' })).toBeVisible();
+      await expect(app.page.getByRole('alert')).toHaveCount(0);
+      await expect(app.page.getByRole('button', { name: /Retry|New/ })).toHaveCount(0);
+      await app.page.keyboard.press('c');
+      await expect(app.page.getByRole('form', { name: 'New automation' })).toHaveCount(0);
     } finally {
       await off.close();
     }

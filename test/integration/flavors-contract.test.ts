@@ -196,7 +196,8 @@ describe('MailCare as it is', () => {
     startReferenceService({ teams: [{ id: 'default', token: 'unused' }], flavor: 'mailcare', ...options });
 
   it('answers writes with an empty 200 and replaces every column on PUT (a boolean left out is a 500)', async () => {
-    service = await mailcare();
+    // A forward address is allowed only where forwarding is on (MAILCARE_FORWARD).
+    service = await mailcare({ forward: true });
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${service!.baseUrl}/api/${path}`, { ...init, headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
     const create = await api('automations', {
@@ -207,7 +208,10 @@ describe('MailCare as it is', () => {
     const [stored] = ((await (await api('automations')).json()) as { data: Record<string, unknown>[] }).data;
     expect(stored).toMatchObject({ title: 'Forward', inbox: '^support@', action_email: 'team@acme.test', post_raw: false });
     expect(stored).not.toHaveProperty('payload_format');
-    const partial = await api(`automations/${stored!.id}`, { method: 'PUT', body: JSON.stringify({ title: 'Only a title' }) });
+    // As the real MailCare answers (the differential test): validation first (422), then the NOT NULL columns (500).
+    const titleOnly = await api(`automations/${stored!.id}`, { method: 'PUT', body: JSON.stringify({ title: 'Only a title' }) });
+    expect(titleOnly.status).toBe(422);
+    const partial = await api(`automations/${stored!.id}`, { method: 'PUT', body: JSON.stringify({ title: 'No booleans', action_email: 'team@acme.test' }) });
     expect(partial.status).toBe(500);
     const full = await api(`automations/${stored!.id}`, {
       method: 'PUT',

@@ -167,6 +167,7 @@ export function AutomationsView() {
   const filter = useStore((s) => s.automationFilter);
   const selected = useStore((s) => s.selectedAutomationId);
   const lack = useStore((s) => s.automationsLack);
+  const turnedOff = error?.kind === 'forbidden';
   const shown = visibleAutomations(automations, filter);
   const { loadAutomations, editAutomation, removeAutomation } = useStore.getState();
   return (
@@ -189,15 +190,21 @@ export function AutomationsView() {
               }
             }}
           />
-          {!lack.create && (
+          {!lack.create && !turnedOff && (
             <button type="button" onClick={() => editAutomation('new')}>
               New (c)
             </button>
           )}
         </div>
+        {/* Turned off on the server (403): a fact to state, not an error to retry. */}
+        {turnedOff && (
+          <p className="hint" role="status">
+            {error?.message}
+          </p>
+        )}
         {lack.create && <p className="hint">This server does not offer creating rules: edit the ones it has.</p>}
         {lack.delete && <p className="hint">This server does not offer deleting rules.</p>}
-        {error && <ErrorBanner error={error} onRetry={() => void loadAutomations()} />}
+        {error && !turnedOff && <ErrorBanner error={error} onRetry={() => void loadAutomations()} />}
         {automations === null && !error && <p className="empty">Loading…</p>}
         {automations?.length === 0 && <p className="empty">No automations yet.</p>}
         {automations && automations.length > 0 && shown.length === 0 && <p className="empty">No rule matches “{filter}”.</p>}

@@ -200,7 +200,7 @@ export function run(action: Action): void {
       break;
     case 'new-automation':
       // The form's title field takes focus as it mounts.
-      if (s.view === 'automations' && !s.automationsLack.create) s.editAutomation('new');
+      if (s.view === 'automations' && !s.automationsLack.create && s.automationsError?.kind !== 'forbidden') s.editAutomation('new');
       break;
     case 'shortcuts':
       s.toggleShortcuts();
