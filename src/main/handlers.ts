@@ -175,7 +175,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     const started = await current();
     const result = await run(started.client);
     if (session !== started) {
-      throw new ServiceError('network', 'The account changed while this was loading; showing the new account.');
+      throw new ServiceError('cancelled', 'The account changed while this was loading; showing the new account.');
     }
     return result;
   }
@@ -268,6 +268,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       withClient(async (c) => {
         // The list told main which formats it has: record and body are asked for together.
         const known = c.knownEmail(id);
+        if (known && known.read === null) {
+          // Reading comes first: the body now; the JSON read that marks it read on the server is
+          // background work, queued within the rate budget (never dropped for it), sent when it allows.
+          const body = await c.readerBody(id, preferredFormat(known));
+          void c.getEmail(id).catch(() => undefined);
+          return { email: { ...known, read: new Date().toISOString() }, body };
+        }
         const early = known ? c.readerBody(id, preferredFormat(known)).catch(() => null) : null;
         const email = await c.getEmail(id, { view: 'message' });
         const format = preferredFormat(email);

@@ -18,6 +18,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface AppOptions {
   /** Requests per minute per client; 0 or absent turns the limit off. */
   rateLimit?: number;
+  /** The rate window (tests shorten it; the real services' is a minute). */
+  rateWindowMs?: number;
   logger?: boolean;
   /** Which wire to speak (flavors.ts); the API document's by default. */
   flavor?: FlavorName;
@@ -110,12 +112,12 @@ function unprocessable(reply: FastifyReply, errors: Record<string, string[]>, la
 }
 
 /** A fixed window per client: every answer says how much is left. */
-function createRateLimiter(perMinute: number) {
+function createRateLimiter(perMinute: number, windowMs = 60_000) {
   const windows = new Map<string, { start: number; count: number }>();
   return (key: string, reply: FastifyReply): boolean => {
     const now = Date.now();
     let window = windows.get(key);
-    if (!window || now - window.start >= 60_000) {
+    if (!window || now - window.start >= windowMs) {
       window = { start: now, count: 0 };
       windows.set(key, window);
     }
@@ -123,7 +125,7 @@ function createRateLimiter(perMinute: number) {
     reply.header('X-RateLimit-Limit', perMinute);
     reply.header('X-RateLimit-Remaining', Math.max(0, perMinute - window.count));
     if (window.count <= perMinute) return true;
-    const retryAfter = Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
     reply.header('Retry-After', retryAfter);
     void reply.code(429).send({ message: 'Too Many Attempts.' });
     return false;
@@ -164,7 +166,7 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
     });
   }
 
-  const limit = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
+  const limit = options.rateLimit ? createRateLimiter(options.rateLimit, options.rateWindowMs) : null;
   const observe = options.onResponse;
   if (observe) {
     app.addHook('onResponse', async (request, reply) => {

@@ -18,6 +18,8 @@ export interface StartOptions {
   /** Starts the SMTP listener on this port (0 picks one). */
   smtpPort?: number;
   rateLimit?: number;
+  /** The rate window, a minute unless a test shortens it. */
+  rateWindowMs?: number;
   webhookTimeoutMs?: number;
   /** Let webhooks reach loopback, private and link-local addresses (tests, a private network). */
   allowPrivateWebhooks?: boolean;
@@ -70,6 +72,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
   }
   const app = buildApp(service, {
     rateLimit: options.rateLimit,
+    rateWindowMs: options.rateWindowMs,
     flavor: options.flavor,
     basic: options.basic,
     automations: options.automations,

@@ -29,6 +29,8 @@ export const ERROR_KINDS = [
   'unsupported',
   'bad-response',
   'bad-request',
+  /** Replaced by a newer request (or an account switch): no failure, nothing to tell the user. */
+  'cancelled',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

@@ -221,3 +221,30 @@ test('triage of 40 emails at 60 requests a minute never hits a 429 of the app’
     await service.close();
   }
 });
+
+test('triage of unread mail within a tight rate limit: every email opens, no 429, and every one ends up marked read (issue 20)', async ({ openApp }) => {
+  test.setTimeout(60_000);
+  const log: AccessLogEntry[] = [];
+  // 20 requests per 4 s: the same squeeze as 60 a minute, in a test's time.
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], rateLimit: 20, rateWindowMs: 4000, onResponse: (entry) => log.push(entry) });
+  try {
+    for (let i = 1; i <= 24; i++) {
+      const [id] = await service.inject(rawMail({ subject: `Unread ${i}`, text: `Body ${i}` }));
+      service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 9, 1, 0, i)) });
+    }
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, http: { rateWindowMs: 4000 } });
+    const { page } = app;
+    await expect(page.getByRole('option').filter({ hasText: 'Unread 24' })).toBeVisible();
+    for (let n = 24; n >= 1; n--) {
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: `Unread ${n}`, exact: true })).toBeVisible({ timeout: 15_000 });
+      await expect(page.locator('pre.plain')).toContainText(`Body ${n}`, { timeout: 15_000 });
+      await page.keyboard.press('j');
+    }
+    // Marking read waited for budget; none was dropped.
+    await expect.poll(() => service.service.team('t').page({ unread: true }, 0, 0).total, { timeout: 30_000 }).toBe(0);
+    expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+  } finally {
+    await service.close();
+  }
+});

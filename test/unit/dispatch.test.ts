@@ -106,7 +106,7 @@ describe('main: dispatch checks every call before anything runs', () => {
   it('keeps to the declared error kinds', () => {
     expect(ERROR_KINDS).toEqual([
       'auth', 'forbidden', 'not-found', 'not-acceptable', 'validation', 'rate-limited',
-      'timeout', 'network', 'server', 'unsupported', 'bad-response', 'bad-request',
+      'timeout', 'network', 'server', 'unsupported', 'bad-response', 'bad-request', 'cancelled',
     ]);
   });
 });

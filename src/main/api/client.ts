@@ -17,6 +17,8 @@ import type { FlavorName } from '../../shared/domain/flavor.ts';
 import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/list-query.ts';
 import { ServiceError } from './errors.ts';
 import { clientFlavor, type ClientFlavor, type Operation } from './flavors/index.ts';
+import { RateBudget, type Priority } from './rate-budget.ts';
+import { errorFromException } from './errors.ts';
 import { abortableSleep, exchange, type HttpOptions, type RateLimitReading, type RawResponse } from './http.ts';
 import { LruCache } from '../../shared/lru.ts';
 import { displayRaw } from '../../shared/domain/raw-message.ts';
@@ -44,6 +46,8 @@ export const LIMITS = {
   cachedPages: 50,
   /** A list page younger than this is answered from memory. */
   pageFreshMs: 5_000,
+  /** Requests background work (marking read, prefetch) leaves in the rate window for reading. */
+  prefetchReserve: 10,
 } as const;
 
 export const DEFAULT_HTTP: HttpOptions = {
@@ -52,6 +56,7 @@ export const DEFAULT_HTTP: HttpOptions = {
   maxRetryWaitMs: 10_000,
   backoffBaseMs: 400,
   sleep: abortableSleep,
+  rateWindowMs: 60_000,
 };
 
 /** Operations the seed leaves out: a server may lack them (404/405/501 on the route). */
@@ -75,6 +80,8 @@ interface RequestSpec {
   headBytes?: number;
   /** A newer request for the same view cancels the older one. */
   view?: string;
+  /** Reading (the user waits) or background (marking read, prefetch): see rate-budget.ts. */
+  priority?: Priority;
 }
 
 /** A normalised URL for the API root; refuses what is not http(s). */
@@ -183,7 +190,20 @@ export class ServiceClient {
     this.root = this.flavor.apiRoot(connection.baseUrl, connection.teamId);
     this.token = connection.token;
     this.http = { ...DEFAULT_HTTP, ...http };
+    this.budget = new RateBudget({
+      now: Date.now,
+      sleep: this.http.sleep,
+      windowMs: this.http.rateWindowMs,
+      reserve: LIMITS.prefetchReserve,
+      // Reading waits for the window rather than earn a 429: the app shows the wait as it shows a Retry-After.
+      onWait: (until) => {
+        this.rate = { ...this.rate, remaining: 0, blockedUntil: until };
+        for (const listener of this.rateListeners) listener(this.rateLimit);
+      },
+    });
   }
+
+  private readonly budget: RateBudget;
 
   // ---- rate budget -------------------------------------------------------
 
@@ -197,6 +217,7 @@ export class ServiceClient {
   }
 
   private noteRate(reading: RateLimitReading): void {
+    this.budget.note(reading);
     const blockedUntil =
       reading.retryAfterSeconds !== undefined ? Date.now() + reading.retryAfterSeconds * 1000 : this.rate.blockedUntil;
     const next: RateLimitState = {
@@ -232,12 +253,16 @@ export class ServiceClient {
       this.views.set(spec.view, controller);
     }
     this.inFlight.add(controller);
+    let release: (() => void) | null = null;
     const url = new URL(spec.path, this.root);
     const headers: Record<string, string> = { Accept: spec.accept ?? this.flavor.mediaType };
     const authorization = this.flavor.authorization(this.token);
     if (authorization !== null) headers.Authorization = authorization;
     if (spec.body !== undefined) headers['Content-Type'] = this.flavor.mediaType;
     try {
+      release = await this.budget.acquire(spec.priority ?? 'read', controller.signal).catch((error: unknown) => {
+        throw errorFromException(error, url.host);
+      });
       return await exchange(
         url,
         {
@@ -259,6 +284,7 @@ export class ServiceClient {
       }
       throw this.flavor.explain(error, spec.operation);
     } finally {
+      release?.();
       this.inFlight.delete(controller);
       if (spec.view && this.views.get(spec.view) === controller) this.views.delete(spec.view);
     }
@@ -320,6 +346,11 @@ export class ServiceClient {
   }
 
   /** The JSON record; the first read marks the email read on the server. */
+  /**
+   * The email's record, read as JSON (which marks it read on the server). Of
+   * an email the list already showed, the read only marks it: background work,
+   * sent when the rate budget allows (rate-budget.ts), never a 429.
+   */
   async getEmail(id: string, options: { view?: string } = {}): Promise<Email> {
     const cached = this.emails.get(id);
     if (cached && cached.read !== null) return cached;
@@ -328,6 +359,7 @@ export class ServiceClient {
       method: 'GET',
       path: `emails/${encodeURIComponent(id)}`,
       view: options.view,
+      priority: cached ? 'background' : 'read',
     });
     const value = parseValue(response.bytes);
     validate(value, z.object({ data: z.unknown() }));

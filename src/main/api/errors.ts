@@ -149,7 +149,7 @@ export function errorFromException(error: unknown, host: string): ServiceError {
     return new ServiceError('timeout', `${host} did not answer in time. Check the connection and try again.`);
   }
   if (name === 'AbortError') {
-    return new ServiceError('network', 'The request was cancelled by a newer one.');
+    return new ServiceError('cancelled', 'The request was cancelled by a newer one.');
   }
   const code = causeCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {

@@ -11,6 +11,8 @@ export interface HttpOptions {
   /** First backoff step; doubles each time, with jitter. */
   backoffBaseMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The server's rate window where it does not say (Laravel's throttle:60,1: one minute). */
+  rateWindowMs: number;
 }
 
 export interface RateLimitReading {

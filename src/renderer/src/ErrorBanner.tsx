@@ -13,6 +13,8 @@ function Countdown({ seconds }: { seconds: number }) {
 /** A clear message for any failure, with a retry where one makes sense. */
 export function ErrorBanner({ error, onRetry }: { error: BridgeError; onRetry?: () => void }) {
   const wait = error.details.retryAfterSeconds;
+  // A request a newer one replaced did not fail: there is nothing to tell.
+  if (error.kind === 'cancelled') return null;
   return (
     <div className="error-banner" role="alert" data-kind={error.kind}>
       <span>{error.message}</span>
