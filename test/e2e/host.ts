@@ -17,8 +17,9 @@ import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
 import type { HttpOptions } from '../../src/main/api/http.ts';
 import { demoStarter } from '../../src/main/demo.ts';
-import { createHandlers, dispatch, type Handlers } from '../../src/main/handlers.ts';
-import { isTrustedSender, mimeTypeFor, securityHeaders } from '../../src/main/security.ts';
+import { createHandlers, type Handlers } from '../../src/main/handlers.ts';
+import { registerIpc, type IpcRegistry } from '../../src/main/ipc.ts';
+import { mimeTypeFor, securityHeaders } from '../../src/main/security.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
 import type { FlavorName } from '../../src/shared/domain/flavor.ts';
@@ -193,15 +194,15 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     if (options.passThrough?.some((allowed) => url.startsWith(`${allowed}/`))) return route.continue();
     return route.abort('blockedbyclient');
   });
+  // Main's own IPC wiring (src/main/ipc.ts), sender check included, behind a stand-in for ipcMain.
+  const registered = new Map<string, Parameters<IpcRegistry['handle']>[1]>();
+  registerIpc({ handle: (channel, listener) => void registered.set(channel, listener) }, handlers, origin);
   await context.exposeBinding('__inboxDeskInvoke', async (source, channel: unknown, arg: unknown) => {
     const frame = source.frame;
-    const sender = { url: frame.url(), parent: frame.parentFrame() };
-    if (!isTrustedSender(sender, origin)) {
-      return { ok: false, error: { kind: 'forbidden', message: 'Calls are only taken from the app itself.', details: {} } };
-    }
-    const method = typeof channel === 'string' ? channel.slice(BRIDGE_SPEC.invokePrefix.length) : channel;
-    calls.push(String(method));
-    const envelope = await dispatch(handlers, method, arg);
+    const listener = typeof channel === 'string' ? registered.get(channel) : undefined;
+    if (!listener) return { ok: false, error: { kind: 'bad-request', message: 'Unknown call.', details: {} } };
+    calls.push(String(channel).slice(BRIDGE_SPEC.invokePrefix.length));
+    const envelope = await listener({ senderFrame: { url: frame.url(), parent: frame.parentFrame() } }, arg);
     transcript.push(JSON.stringify(envelope));
     return envelope;
   });

@@ -39,7 +39,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       const palette = page.getByRole('dialog', { name: 'Command palette' });
       const input = palette.getByRole('combobox', { name: 'Command' });
       await expect(input).toBeFocused();
-      await page.keyboard.type('str');
+      await page.keyboard.type('star / un');
       const first = palette.getByRole('option').first();
       await expect(first).toContainText('Star / unstar');
       await expect(first.locator('kbd')).toHaveText('s');
@@ -58,6 +58,37 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       await expect(palette.getByText('No command matches “zzzq”.')).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(palette).toHaveCount(0);
+    });
+
+    test('each entry runs exactly what it names, not the first action of its key group (issue 21)', async ({ openApp }) => {
+      const { page } = await openApp({ demo: true, viewport });
+      const list = page.getByRole('listbox', { name: 'Emails' });
+      await expect(list.locator('[aria-selected="true"]')).toBeVisible();
+      const palette = page.getByRole('dialog', { name: 'Command palette' });
+      const runCommand = async (name: string) => {
+        await page.keyboard.press('Control+k');
+        await palette.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+        await expect(palette).toHaveCount(0);
+      };
+      await runCommand('Last email on the page');
+      await expect(list.getByRole('option').last()).toHaveAttribute('aria-selected', 'true');
+      await runCommand('First email on the page');
+      await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('Enter');
+      await runCommand('Show the raw message');
+      await expect(page.getByRole('tab', { name: 'Raw (3)' })).toHaveAttribute('aria-selected', 'true');
+      await runCommand('Show the headers');
+      await expect(page.getByRole('tab', { name: 'Headers (4)' })).toHaveAttribute('aria-selected', 'true');
+      await runCommand('Show the text view');
+      await expect(page.getByRole('tab', { name: 'Text (2)' })).toHaveAttribute('aria-selected', 'true');
+      await runCommand('Extend the selection down');
+      await expect(list.locator('[aria-checked="true"]')).toHaveCount(2);
+      await runCommand('Select none');
+      // Every action is one entry: the palette lists each name once.
+      await page.keyboard.press('Control+k');
+      const names = await palette.getByRole('option').allTextContents();
+      expect(new Set(names).size).toBe(names.length);
+      expect(names.filter((n) => n.startsWith('Show the raw message'))).toHaveLength(1);
     });
   });
 }

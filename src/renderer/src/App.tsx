@@ -51,7 +51,24 @@ function Header() {
           {rate.remaining} of {rate.limit} requests left this minute
         </span>
       )}
+      {rate.blockedUntil !== null && <RateWait until={rate.blockedUntil} />}
     </header>
+  );
+}
+
+/** Main holds requests until the server's rate window opens again, rather than earn a 429: this says so, with the time left. */
+function RateWait({ until }: { until: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.ceil((until - now) / 1000);
+  if (seconds <= 0) return null;
+  return (
+    <span className="rate waiting" role="status">
+      Waiting {seconds} s for the server’s rate limit; your place is kept.
+    </span>
   );
 }
 

@@ -103,7 +103,7 @@ function AutomationForm() {
     ) : null;
 
   return (
-    <form className="automation-form" onSubmit={submit} aria-label={editingId === 'new' ? 'New automation' : 'Edit automation'}>
+    <form className="automation-form" id="automation-form" tabIndex={-1} onSubmit={submit} aria-label={editingId === 'new' ? 'New automation' : 'Edit automation'}>
       <h3>{editingId === 'new' ? 'New automation' : 'Edit automation'}</h3>
       {saveError && <ErrorBanner error={saveError} />}
       {automationFields(traits).map(({ field, label, hint, type }) => (
@@ -209,7 +209,7 @@ export function AutomationsView() {
         {automations?.length === 0 && <p className="empty">No automations yet.</p>}
         {automations && automations.length > 0 && shown.length === 0 && <p className="empty">No rule matches “{filter}”.</p>}
         {/* A list, not a listbox: each rule has its own buttons. The keys move aria-current. */}
-        <ul id="automation-list" className="automation-list" aria-label="Rules">
+        <ul id="automation-list" className="automation-list" aria-label="Rules" tabIndex={0}>
           {shown.map((a) => (
             <li key={a.id} id={`rule-${a.id}`} aria-current={a.id === selected ? 'true' : undefined}>
               <div>

@@ -67,21 +67,26 @@ export interface InboxSlice {
   /** Runs what is typed (when it has no errors); `remember` keeps it in the recent searches. */
   applySearch: (options?: { remember?: boolean }) => void;
   toggleIsTerm: (value: 'unread' | 'starred') => void;
-  goToPage: (page: number) => void;
+  /** `land`: which row to select once the page is there (j past the last row lands on the next page's first). */
+  goToPage: (page: number, land?: 'first' | 'last') => void;
+  landOn: 'first' | 'last' | null;
   select: (id: string | null) => void;
   moveSelection: (delta: number) => void;
   toggleFavorite: (id?: string) => Promise<void>;
-  /** Deletes with Undo: the email leaves the screen now, the server after UNDO_MS. */
-  deleteEmail: (id?: string, options?: { quiet?: boolean }) => Promise<void>;
-  /** The emails of the last bulk delete, for z. */
-  lastBulkDeleted: string[] | null;
-  /** Undoes the last delete (or `id`) while its window is open. */
+  /** Deletes with Undo: the email leaves the screen now, the server after UNDO_MS. `index` is its row before a bulk delete began. */
+  deleteEmail: (id?: string, options?: { quiet?: boolean; index?: number }) => Promise<void>;
+  /**
+   * What z can still take back, newest last: each delete (one email, or a
+   * bulk delete's lot) with the notice that offers its undo. z undoes the
+   * newest; an entry leaves the stack when undone or when its window closes.
+   */
+  undoStack: { ids: string[]; noticeId: number }[];
+  /** Undoes the newest delete still in its window (or the one holding `id`). */
   undoDelete: (id?: string) => Promise<void>;
   /** Puts a deleted email back where it was (undone, or its DELETE failed). */
   restoreDeleted: (id: string, error?: BridgeError) => void;
-  /** Deleted on screen, waiting for the undo window to close. */
-  pendingDeletes: Record<string, { email: Email; index: number }>;
-  lastDeleted: string | null;
+  /** Deleted on screen, waiting for the undo window to close: the email, its row, and whether it was open. */
+  pendingDeletes: Record<string, { email: Email; index: number; wasOpen: boolean }>;
   /** Emails picked with x, J/K or * a, for s and # to act on together. */
   checked: string[];
   toggleChecked: (id: string) => void;
@@ -109,7 +114,16 @@ let listSequence = 0;
 
 const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
 
-export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set, get) => ({
+export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set, get) => {
+  /** A delete z can take back: its notice offers the undo, and the stack holds it until spent or expired. */
+  const remember = (ids: string[], message: string) => {
+    const noticeId = get().notify({ kind: 'not-found', message, details: {} }, 'info', {
+      action: { label: 'Undo (z)', run: () => void get().undoDelete(ids[0]) },
+      ms: UNDO_MS,
+    });
+    set({ undoStack: [...get().undoStack, { ids, noticeId }] });
+  };
+  return {
   searchText: '',
   search: '',
   page: 1,
@@ -122,10 +136,10 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   newIds: [],
   listFocusRequested: false,
   pendingDeletes: {},
-  lastDeleted: null,
+  undoStack: [],
+  landOn: null,
   checked: [],
   bulkProgress: null,
-  lastBulkDeleted: null,
 
   toggleChecked: (id) => {
     const checked = get().checked;
@@ -138,15 +152,12 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     const rows = visibleRows(get().list, get().search).filter((e) => get().checked.includes(e.id));
     if (rows.length === 0 || get().bulkProgress) return;
     if (kind === 'delete') {
-      // One undo for the lot: each DELETE waits in main for the same window.
-      const subjects = rows.length;
-      for (const email of rows) await get().deleteEmail(email.id, { quiet: true });
+      // One undo for the lot: each DELETE waits in main for the same window. Each keeps the row it had before any went.
+      const before = (get().list?.data ?? []).map((e) => e.id);
+      for (const email of rows) await get().deleteEmail(email.id, { quiet: true, index: before.indexOf(email.id) });
       const ids = rows.map((e) => e.id);
-      set({ checked: [], lastDeleted: null, lastBulkDeleted: ids });
-      get().notify({ kind: 'not-found', message: `Deleted ${subjects} emails.`, details: {} }, 'info', {
-        action: { label: 'Undo (z)', run: () => void get().undoDelete() },
-        ms: UNDO_MS,
-      });
+      set({ checked: [] });
+      remember(ids, `Deleted ${ids.length} emails.`);
       return;
     }
     // Star them all unless all are starred already: then unstar them all.
@@ -187,6 +198,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       };
       const ids = list.data.map((e) => e.id);
       const selectedId = get().selectedId;
+      const landing = get().landOn !== null;
       const known = get().knownAddresses;
       const add = (existing: string[], more: string[]) => [...new Set([...existing, ...more])].slice(-KNOWN_MAX);
       set({
@@ -197,9 +209,13 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
         list,
         listLoading: false,
         listError: null,
-        selectedId: selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
+        selectedId: get().landOn === 'last' ? (ids.at(-1) ?? null) : selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
+        landOn: null,
         checked: get().checked.filter((c) => ids.includes(c)),
       });
+      // j/k across a page with the reader open: the reader follows onto the new page.
+      const landedOn = get().selectedId;
+      if (landing && get().openId !== null && landedOn !== null && landedOn !== get().openId) void get().openMessage(landedOn);
       get().clearOutage();
       get().watchList();
     } catch (error) {
@@ -267,11 +283,11 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
 
   clearNew: () => set({ newIds: [] }),
 
-  goToPage: (page) => {
+  goToPage: (page, land) => {
     const last = get().list?.meta.last_page ?? 1;
     const target = Math.min(Math.max(1, page), Math.max(1, last));
     if (target === get().page && get().list) return;
-    set({ page: target, selectedId: null, newIds: [] });
+    set({ page: target, selectedId: null, newIds: [], landOn: land ?? null });
     void get().loadList();
   },
 
@@ -279,6 +295,11 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
 
   moveSelection: (delta) => {
     const ids = visibleRows(get().list, get().search).map((e) => e.id);
+    const at = get().selectedId === null ? -1 : ids.indexOf(get().selectedId!);
+    const { page, list } = get();
+    // Past the last row, j goes on to the next page's first; before the first, k to the previous page's last (Gmail).
+    if (delta === 1 && at === ids.length - 1 && list && page < list.meta.last_page) return get().goToPage(page + 1, 'first');
+    if (delta === -1 && at === 0 && page > 1) return get().goToPage(page - 1, 'last');
     const selectedId = nextSelection(ids, get().selectedId, delta);
     set({ selectedId });
     // With the reader open, it follows the selection.
@@ -319,8 +340,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     const remaining = list.data.filter((e) => e.id !== id);
     set({
       list: { ...list, data: remaining, meta: { ...list.meta, total: Math.max(0, list.meta.total - 1) } },
-      pendingDeletes: { ...get().pendingDeletes, [id]: { email, index: Math.max(0, index) } },
-      lastDeleted: id,
+      pendingDeletes: { ...get().pendingDeletes, [id]: { email, index: Math.max(0, options.index ?? index), wasOpen: openId === id } },
       selectedId: neighbour,
     });
     if (openId === id) {
@@ -333,18 +353,13 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       get().restoreDeleted(id, asBridgeError(error));
       return;
     }
-    const subject = email.subject || '(no subject)';
-    if (!options.quiet) {
-      set({ lastBulkDeleted: null });
-      get().notify({ kind: 'not-found', message: `Deleted “${subject}”.`, details: {} }, 'info', {
-        action: { label: 'Undo (z)', run: () => void get().undoDelete(id) },
-        ms: UNDO_MS,
-      });
-    }
+    if (!options.quiet) remember([id], `Deleted “${email.subject || '(no subject)'}”.`);
     // The page stays valid: an emptied page goes back one; otherwise it refills once the delete is sent.
     if (remaining.length === 0 && page > 1) get().goToPage(page - 1);
     setTimeout(() => {
       const pending = { ...get().pendingDeletes };
+      // The window closed: z can no longer reach it.
+      set({ undoStack: get().undoStack.filter((entry) => !entry.ids.includes(id)) });
       if (!pending[id]) return;
       delete pending[id];
       set({ pendingDeletes: pending });
@@ -352,36 +367,31 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     }, UNDO_MS + 500);
   },
 
-  undoDelete: async (id = get().lastDeleted ?? undefined) => {
-    const bulk = get().lastBulkDeleted;
-    if (id === undefined && bulk) {
-      // z after a bulk delete brings back every one of them.
-      set({ lastBulkDeleted: null });
-      let restored = 0;
-      for (const one of bulk) {
-        if (!get().pendingDeletes[one]) continue;
-        const { undone } = await call('undoDelete', { id: one }).catch(() => ({ undone: false }));
-        if (undone) {
-          get().restoreDeleted(one);
-          restored += 1;
-        }
+  undoDelete: async (id) => {
+    const stack = get().undoStack;
+    const entry = id === undefined ? stack.at(-1) : stack.find((e) => e.ids.includes(id));
+    if (!entry) return;
+    // Spent at once: a second z reaches the delete before this one, and the notice goes.
+    set({ undoStack: get().undoStack.filter((e) => e !== entry) });
+    get().dismiss(entry.noticeId);
+    // Back in the order they were: each at the row it had, the highest rows last.
+    const waiting = entry.ids.filter((one) => get().pendingDeletes[one]).sort((a, b) => get().pendingDeletes[a]!.index - get().pendingDeletes[b]!.index);
+    let restored = 0;
+    for (const one of waiting) {
+      const { undone } = await call('undoDelete', { id: one }).catch(() => ({ undone: false }));
+      if (undone) {
+        get().restoreDeleted(one);
+        restored += 1;
       }
-      get().notify({ kind: 'not-found', message: restored > 0 ? `${restored} emails are back.` : 'Too late to undo: the emails were deleted.', details: {} }, 'info');
-      return;
     }
-    if (!id || !get().pendingDeletes[id]) return;
-    try {
-      const { undone } = await call('undoDelete', { id });
-      if (!undone) {
-        get().notify({ kind: 'not-found', message: 'Too late to undo: the email was deleted.', details: {} });
-        return;
-      }
-    } catch (error) {
-      get().notify(asBridgeError(error));
-      return;
-    }
-    get().restoreDeleted(id);
-    get().notify({ kind: 'not-found', message: 'Delete undone.', details: {} }, 'info');
+    const many = entry.ids.length > 1;
+    const message =
+      restored === 0
+        ? `Too late to undo: the ${many ? 'emails were' : 'email was'} deleted.`
+        : many
+          ? `${restored} ${restored === 1 ? 'email is' : 'emails are'} back.`
+          : 'Delete undone.';
+    get().notify({ kind: 'not-found', message, details: {} }, 'info');
   },
 
   restoreDeleted: (id, error) => {
@@ -392,12 +402,15 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     const list = get().list;
     const data = list ? [...list.data.filter((e) => e.id !== id)] : [];
     data.splice(Math.min(entry.index, data.length), 0, entry.email);
+    // The highlight is the open email: the one deleted while open opens again; otherwise the open one keeps it.
+    const openId = get().openId;
     set({
       pendingDeletes: pending,
-      lastDeleted: get().lastDeleted === id ? null : get().lastDeleted,
       ...(list ? { list: { ...list, data, meta: { ...list.meta, total: list.meta.total + 1 } } } : {}),
-      selectedId: id,
+      selectedId: entry.wasOpen || openId === null ? id : openId,
     });
+    if (entry.wasOpen) void get().openMessage(id);
     if (error) get().notify(error);
   },
-});
+  };
+};

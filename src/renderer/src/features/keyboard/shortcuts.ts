@@ -74,6 +74,52 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
 ];
 
+/**
+ * Every action by itself, with its own name and key: what the command palette
+ * lists and runs. (SHORTCUTS groups related keys on one line for the help.)
+ */
+export const COMMANDS: Record<Action, { label: string; keys: string }> = {
+  next: { label: 'Next email', keys: 'j' },
+  previous: { label: 'Previous email', keys: 'k' },
+  'arrow-down': { label: 'Next email, or scroll down while reading', keys: '↓' },
+  'arrow-up': { label: 'Previous email, or scroll up while reading', keys: '↑' },
+  top: { label: 'First email on the page', keys: 'g g' },
+  bottom: { label: 'Last email on the page', keys: 'G' },
+  back: { label: 'Back to the list', keys: 'u' },
+  undo: { label: 'Undo the last delete', keys: 'z' },
+  'page-down': { label: 'Scroll the email down (at its end, the next email)', keys: 'Space' },
+  'page-up': { label: 'Scroll the email up', keys: 'Shift+Space' },
+  'reader-top': { label: 'Top of the email', keys: 'Home' },
+  'reader-bottom': { label: 'End of the email', keys: 'End' },
+  open: { label: 'Open email', keys: 'Enter' },
+  close: { label: 'Close email', keys: 'Esc' },
+  'next-page': { label: 'Next page', keys: 'n' },
+  'previous-page': { label: 'Previous page', keys: 'p' },
+  favorite: { label: 'Star / unstar', keys: 's' },
+  delete: { label: 'Delete', keys: '#' },
+  'toggle-unread': { label: 'Only unread', keys: 'U' },
+  'toggle-favorites': { label: 'Only starred', keys: 'f' },
+  'focus-search': { label: 'Search', keys: '/' },
+  refresh: { label: 'Refresh', keys: 'r' },
+  'format-html': { label: 'Show the HTML view', keys: '1' },
+  'format-text': { label: 'Show the text view', keys: '2' },
+  'format-raw': { label: 'Show the raw message', keys: '3' },
+  'format-headers': { label: 'Show the headers', keys: '4' },
+  'rule-from-email': { label: 'New rule from this email', keys: 'R' },
+  'toggle-check': { label: 'Select / unselect the email', keys: 'x' },
+  'extend-down': { label: 'Extend the selection down', keys: 'J' },
+  'extend-up': { label: 'Extend the selection up', keys: 'K' },
+  'check-all': { label: 'Select all on this page', keys: '* a' },
+  'check-none': { label: 'Select none', keys: '* n' },
+  'load-remote': { label: 'Load remote images', keys: 'i' },
+  'save-attachment': { label: 'Save an attachment', keys: 'a' },
+  'go-inbox': { label: 'Go to the inbox', keys: 'g i' },
+  'go-automations': { label: 'Go to automations', keys: 'g a' },
+  'go-settings': { label: 'Go to settings', keys: 'g s' },
+  'new-automation': { label: 'New automation', keys: 'c' },
+  shortcuts: { label: 'Show keyboard shortcuts', keys: '?' },
+};
+
 const SINGLE: Record<string, Action> = {
   j: 'next',
   ArrowDown: 'arrow-down',

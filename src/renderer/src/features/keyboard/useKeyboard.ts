@@ -26,6 +26,30 @@ function scrollReader(kind: 'page-down' | 'page-up' | 'line-down' | 'line-up' | 
   return true;
 }
 
+/**
+ * Where focus belongs when nothing else has it: the view's own list (or the
+ * open form). Focus never rests on <body>, so Tab and the keys carry on from
+ * where the user is.
+ */
+export function focusHome(): void {
+  const s = useStore.getState();
+  const target =
+    s.view === 'inbox'
+      ? document.getElementById('email-list')
+      : s.view === 'automations'
+        ? (document.getElementById('automation-form') ?? document.getElementById('automation-list'))
+        : // The form itself, not a field in it: g i and the other keys still work from there.
+          document.getElementById('account-form');
+  target?.focus({ preventScroll: true });
+}
+
+/** After whatever just happened, if focus fell to <body>, it goes home. */
+function keepFocus(): void {
+  requestAnimationFrame(() => {
+    if (!document.activeElement || document.activeElement === document.body) focusHome();
+  });
+}
+
 export function confirmDelete(id: string): boolean {
   const s = useStore.getState();
   if (!s.settings.confirmDelete) return true;
@@ -107,12 +131,20 @@ export function run(action: Action): void {
     case 'open':
       if (inInbox) void s.openMessage();
       break;
-    case 'close':
+    case 'close': {
+      // One press does what the help says: leave the field you are typing in, else close the form or the email.
+      const active = document.activeElement;
       if (s.shortcutsOpen) s.toggleShortcuts(false);
-      else if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) document.activeElement.blur();
-      else if (s.editingId) s.cancelEdit();
-      else if (s.openId) s.closeMessage();
+      else if (inTextField(active)) {
+        (active as HTMLElement).blur();
+        focusHome();
+      } else if (s.editingId) s.cancelEdit();
+      else if (s.openId) {
+        s.closeMessage();
+        focusHome();
+      }
       break;
+    }
     case 'next-page':
       if (inInbox) s.goToPage(s.page + 1);
       break;
@@ -233,8 +265,21 @@ export function useKeyboard(): void {
       if ((action === 'open' || action === 'page-down') && event.target instanceof HTMLElement && event.target.closest('button, a, select')) return;
       event.preventDefault();
       run(action);
+      keepFocus();
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // A control that goes away with the focus in it (a chip's ✕, a closed dialog) hands it back home.
+    const onFocusOut = () => keepFocus();
+    document.addEventListener('focusout', onFocusOut);
+    // At launch, and whenever the view or the list comes, the view's list takes the focus if nothing has it.
+    const unsubscribe = useStore.subscribe((state, previous) => {
+      if (state.view !== previous.view || state.list !== previous.list || state.editingId !== previous.editingId) keepFocus();
+    });
+    keepFocus();
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusout', onFocusOut);
+      unsubscribe();
+    };
   }, []);
 }

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Modal } from '../../Modal.tsx';
 import { useStore } from '../../store.ts';
 import { run } from '../keyboard/useKeyboard.ts';
-import { SHORTCUTS, type Action } from '../keyboard/shortcuts.ts';
+import { COMMANDS, type Action } from '../keyboard/shortcuts.ts';
 import { rank } from './fuzzy.ts';
 
 interface Command {
@@ -24,18 +24,13 @@ export function CommandPalette() {
     setIndex(0);
   };
   const commands = useMemo<Command[]>(() => {
-    const fromKeymap = SHORTCUTS.filter((s) => s.action !== 'shortcuts').map((s) => ({
-      id: s.action,
-      label: s.label,
-      keys: s.keys,
-      perform: () => run(s.action as Action),
+    // One entry per action, running exactly that action (COMMANDS: no entry stands for a group of keys).
+    const actions = (Object.entries(COMMANDS) as [Action, { label: string; keys: string }][]).map(([action, { label, keys }]) => ({
+      id: action,
+      label,
+      keys,
+      perform: () => run(action),
     }));
-    const views: Command[] = [
-      { id: 'go-inbox', label: 'Go to the inbox', keys: 'g i', perform: () => run('go-inbox') },
-      { id: 'go-automations', label: 'Go to automations', keys: 'g a', perform: () => run('go-automations') },
-      { id: 'go-settings', label: 'Go to settings', keys: 'g s', perform: () => run('go-settings') },
-      { id: 'show-shortcuts', label: 'Show keyboard shortcuts', keys: '?', perform: () => run('shortcuts') },
-    ];
     const switching: Command[] = [
       { id: 'account-demo', label: 'Switch account: Demo (built-in)', perform: () => void useStore.getState().switchAccount(null) },
       ...(accounts?.accounts ?? []).map((a) => ({
@@ -44,7 +39,7 @@ export function CommandPalette() {
         perform: () => void useStore.getState().switchAccount(a.id),
       })),
     ];
-    return [...views, ...fromKeymap.filter((c) => !c.id.startsWith('go-')), ...switching];
+    return [...actions, ...switching];
   }, [accounts]);
   const matches = rank(commands, query, (c) => `${c.label} ${c.keys ?? ''}`);
   if (!open) return null;

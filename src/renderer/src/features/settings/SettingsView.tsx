@@ -66,7 +66,7 @@ function AccountForm() {
           .join(' ') || null;
 
   return (
-    <form className="account-form" onSubmit={submit} aria-label="Account">
+    <form className="account-form" onSubmit={submit} aria-label="Account" id="account-form" tabIndex={-1}>
       <h3>{draft.id ? 'Edit account' : 'Connect an account'}</h3>
       {error && <ErrorBanner error={error} />}
       {result && (
