@@ -130,11 +130,16 @@ test.describe('the inbox list', () => {
     await expect(page.getByRole('heading', { name: 'Ticket 38' })).toBeVisible();
     const selected = list.locator('[aria-selected="true"]');
     await expect(selected).toContainText('Ticket 38');
+    const yBefore = (await selected.boundingBox())!.y;
 
     await service.inject(rawMail({ subject: 'Fresh arrival', from: 'New <new@example.test>', text: 'Hello' }));
     await expect(list.getByRole('option').first()).toContainText('Fresh arrival', { timeout: 3000 });
     await expect(page.getByRole('button', { name: '↑ 1 new' })).toBeVisible();
     await expect(selected).toContainText('Ticket 38');
+    // The chosen row did not move on screen (issue 21), and the page is still a page.
+    expect(Math.abs((await selected.boundingBox())!.y - yBefore)).toBeLessThanOrEqual(1);
+    await expect(list.getByRole('option')).toHaveCount(25);
+    await expect(page.locator('.pagination')).toContainText('1–25 of 41');
     await expect(page.getByRole('heading', { name: 'Ticket 38' })).toBeVisible();
     // The badge counts unread mail: 41 emails, of which Ticket 38 was read.
     await expect.poll(() => app.badgeCount).toBe(40);

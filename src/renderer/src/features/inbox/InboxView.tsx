@@ -201,16 +201,20 @@ function EmailList() {
     useStore.setState({ listFocusRequested: false });
   }, [rows, focusRequested]);
 
-  // Mail that slides in at the top must not move what the user is looking at.
+  // Mail that slides in at the top must not move what the user is looking at: the rows are
+  // kept still by the height the new ones took (measured, whatever the density), once.
   useLayoutEffect(() => {
     const element = listRef.current;
     const previous = firstShown.current;
     firstShown.current = rows[0]?.id ?? null;
-    if (!element || previous === null || element.scrollTop === 0) return;
+    if (!element || previous === null) return;
     const inserted = rows.findIndex((row) => row.id === previous);
     if (inserted <= 0) return;
-    const height = (element.firstElementChild as HTMLElement | null)?.offsetHeight ?? 0;
-    element.scrollTop += inserted * height;
+    // At the very top with nothing chosen, new mail simply shows; with a row chosen, that row stays put.
+    if (element.scrollTop === 0 && useStore.getState().selectedId === null) return;
+    const anchor = document.getElementById(`email-${previous}`);
+    const first = element.firstElementChild as HTMLElement | null;
+    if (anchor && first) element.scrollTop += anchor.offsetTop - first.offsetTop;
   }, [rows]);
 
   // A failed first load shows its banner above: never an endless "Loading…".

@@ -274,9 +274,14 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       set({ list: { ...list, data } });
       return;
     }
-    // On page 1 new mail slides in at the top; elsewhere it is only counted. Selection and open email stay.
+    // On page 1 new mail slides in at the top, and the page stays a page: the last rows go on to
+    // page 2 (never the chosen or open one). Elsewhere it is only counted. Selection and open email stay.
+    const keep = [get().selectedId, get().openId];
+    const grown = [...fresh, ...data];
+    let cut = Math.max(settings.pageSize, data.length);
+    while (cut < grown.length && grown.slice(cut).some((e) => keep.includes(e.id))) cut += 1;
     set({
-      list: page === 1 ? { ...list, data: [...fresh, ...data], meta: { ...list.meta, total: polled.meta.total } } : { ...list, data },
+      list: page === 1 ? { ...list, data: grown.slice(0, cut), meta: { ...list.meta, total: polled.meta.total, last_page: polled.meta.last_page } } : { ...list, data },
       newIds: [...fresh.map((e) => e.id), ...get().newIds],
     });
   },
