@@ -19,7 +19,7 @@ import { preferredFormat } from '../shared/domain/email.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
-import { FLAVOR_TRAITS, type FlavorName } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, detectionOrder, FLAVOR_TRAITS, likelyFlavor, type FlavorName } from '../shared/domain/flavor.ts';
 import { parseServerAddress } from '../shared/domain/server-address.ts';
 import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts';
 import { detectServer } from './api/detect.ts';
@@ -246,7 +246,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   function checkedAutomation(input: Record<string, unknown>) {
     const active = accounts.summaries().find((a) => a.id === accounts.activeId);
-    const checked = validateAutomationInput(input, active?.flavor ?? 'service-v1');
+    const checked = validateAutomationInput(input, active?.flavor ?? DEFAULT_FLAVOR);
     if (!checked.ok) {
       throw new ServiceError('validation', 'Some fields need attention.', { fields: checked.errors });
     }
@@ -347,12 +347,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (!secret && input.accountId && accounts.boundOrigin(input.accountId) !== null) {
         secret = accounts.tokenFor(input.accountId, where.baseUrl);
       }
-      let candidates: FlavorName[] = where.flavor ? [where.flavor] : where.teamId ? ['service-v1', 'mailcare'] : ['mailcare', 'service-v1'];
-      // The API document's service needs a team and a token; without them only MailCare is worth asking.
+      let candidates: FlavorName[] = where.flavor ? [where.flavor] : detectionOrder(where.teamId);
+      // A kind that needs a team and a token is not worth asking without them.
       const serviceNeeds: Record<string, string[]> = {};
       if (!where.teamId) serviceNeeds.teamId = [TEAM_NEEDED];
       if (!secret) serviceNeeds.token = ['Enter the access token.'];
-      if (Object.keys(serviceNeeds).length > 0) candidates = candidates.filter((f) => f !== 'service-v1');
+      if (Object.keys(serviceNeeds).length > 0) candidates = candidates.filter((f) => !FLAVOR_TRAITS[f].teams && FLAVOR_TRAITS[f].auth !== 'bearer');
       if (candidates.length === 0) {
         throw new ServiceError('validation', Object.values(serviceNeeds)[0]![0]!, { fields: serviceNeeds });
       }
@@ -367,7 +367,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       } catch (error) {
         if (error instanceof ServiceError && error.kind === 'auth') {
           // Without a team, the server that asked is MailCare's kind: its secret is a login email and password.
-          const login = !where.teamId || where.flavor === 'mailcare';
+          const login = FLAVOR_TRAITS[where.flavor ?? likelyFlavor(where.teamId)].auth === 'basic-or-none';
           const message = login
             ? secret
               ? 'The server did not accept this login (401): check the email and password.'

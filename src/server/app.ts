@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BODY_FORMATS } from '../shared/domain/email.ts';
-import type { FlavorName } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, type FlavorName } from '../shared/domain/flavor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/domain/list-query.ts';
 import { parseMessage } from './ingest.ts';
 import { laravelPrefers, negotiate } from './negotiate.ts';
@@ -133,7 +133,7 @@ function createRateLimiter(perMinute: number, windowMs = 60_000) {
 }
 
 export function buildApp(service: ReferenceService, options: AppOptions = {}): FastifyInstance {
-  const flavor = SERVER_FLAVORS[options.flavor ?? 'service-v1'];
+  const flavor = SERVER_FLAVORS[options.flavor ?? DEFAULT_FLAVOR];
   // Closing the service ends every connection, even one a client stopped reading from.
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
   const jsonParser = app.getDefaultJsonParser('error', 'error');

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { FLAVORS, isFlavor } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, isFlavor } from '../shared/domain/flavor.ts';
 import { randomToken, startReferenceService } from './index.ts';
 import { startParsePool } from './parse-pool.ts';
 
@@ -23,7 +23,7 @@ const { values } = parseArgs({
     'smtp-port': { type: 'string' },
     'rate-limit': { type: 'string' },
     'allow-private-webhooks': { type: 'boolean', default: false },
-    flavor: { type: 'string', default: 'service-v1' },
+    flavor: { type: 'string', default: DEFAULT_FLAVOR },
     basic: { type: 'string' },
     automations: { type: 'boolean', default: true },
     forward: { type: 'boolean', default: false },
@@ -58,7 +58,7 @@ const running = await startReferenceService({
 });
 const emails = running.service.team(values.team).count();
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
-if (flavor === 'mailcare') {
+if (!FLAVOR_TRAITS[flavor].teams) {
   console.log(`Base URL: ${running.baseUrl}/api (MailCare)${values.basic ? `, login ${basicUser}` : ', no login'}`);
 } else {
   console.log(`Base URL: ${running.baseUrl}/api/teams/${values.team}`);

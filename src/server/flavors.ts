@@ -49,6 +49,8 @@ export interface ServerFlavor {
    * Request::prefers for Accept, and Laravel's validation messages.
    */
   laravel: boolean;
+  /** Addresses' display names: a name learned later fills an empty one, or the latest wins (the address when none). */
+  addressNames: 'fill' | 'latest';
 }
 
 /** Criteria that are patterns must compile on the service's linear-time engine (RE2), within its limits. */
@@ -106,6 +108,7 @@ export const SERVICE_V1: ServerFlavor = {
   signs: true,
   deleteRegardless: false,
   laravel: false,
+  addressNames: 'fill',
 };
 
 const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -188,6 +191,7 @@ export const MAILCARE: ServerFlavor = {
   signs: false,
   deleteRegardless: true,
   laravel: true,
+  addressNames: 'latest',
 };
 
 export const SERVER_FLAVORS: Record<FlavorName, ServerFlavor> = { 'service-v1': SERVICE_V1, mailcare: MAILCARE };

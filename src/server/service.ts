@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
-import type { FlavorName } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, type FlavorName } from '../shared/domain/flavor.ts';
 import { SERVER_FLAVORS } from './flavors.ts';
 import { uuidFromName } from './ids.ts';
 import { parseMessage, type ParsedMessage } from './ingest.ts';
@@ -95,7 +95,7 @@ export class ReferenceService {
           inbox,
           createdAt,
           id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
-          names: this.options.flavor === 'mailcare' ? 'latest' : 'fill',
+          names: SERVER_FLAVORS[this.options.flavor ?? DEFAULT_FLAVOR].addressNames,
         }),
       ),
     );
@@ -114,7 +114,7 @@ export class ReferenceService {
     return runAutomations(team.automations.values(), email, content, {
       timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
       allowPrivate: this.options.allowPrivateWebhooks === true,
-      flavor: SERVER_FLAVORS[this.options.flavor ?? 'service-v1'],
+      flavor: SERVER_FLAVORS[this.options.flavor ?? DEFAULT_FLAVOR],
       onChange: (automation) => team.saveAutomation(automation),
       deleteEmail: (id) => team.deleteEmail(id),
     });

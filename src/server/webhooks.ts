@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Criterion } from '../shared/domain/automation.ts';
 import { buildPayload } from '../shared/domain/webhook-payload.ts';
 import { matchAutomation } from '../shared/domain/automation-match.ts';
-import { FLAVOR_TRAITS } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS } from '../shared/domain/flavor.ts';
 import { SERVICE_V1, type ServerFlavor } from './flavors.ts';
 import type { StoredAutomation, StoredContent, StoredEmail } from './team-store.ts';
 import { postToTarget, resolveWebhookTarget } from './webhook-target.ts';
@@ -132,7 +132,7 @@ export async function runAutomations(
   };
   const runs: Promise<AutomationOutcome>[] = [];
   for (const automation of [...automations]) {
-    const hits = await inTurn(() => matchAutomation(automation, target, FLAVOR_TRAITS[options.flavor?.name ?? 'service-v1'].addressCriteria));
+    const hits = await inTurn(() => matchAutomation(automation, target, FLAVOR_TRAITS[options.flavor?.name ?? DEFAULT_FLAVOR].addressCriteria));
     if (hits === null) continue;
     automation.emails_received += 1;
     options.onChange(automation);

@@ -31,3 +31,27 @@ describe('import boundaries', () => {
     expect(await restricted('src/main/window.ts', "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(0);
   });
 });
+
+describe('flavors are whole adapters (issue 22)', () => {
+  it('no file outside the adapters and the traits table names a flavor', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { FLAVORS } = await import('../../src/shared/domain/flavor.ts');
+    const allowed = new Set(['src/shared/domain/flavor.ts', 'src/server/flavors.ts', 'src/main/api/flavors/index.ts', 'src/main/api/flavors/mailcare.ts', 'src/main/api/flavors/service-v1.ts']);
+    const files: string[] = [];
+    const walk = async (dir: string) => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (/\.tsx?$/.test(entry.name)) files.push(path);
+      }
+    };
+    await walk('src');
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => !allowed.has(f))) {
+      const text = await readFile(file, 'utf8');
+      for (const name of FLAVORS) if (text.includes(`'${name}'`) || text.includes(`"${name}"`)) offenders.push(`${file}: ${name}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import {
   type AccountSummary,
   type Settings,
 } from '../../shared/contract.ts';
-import { FLAVOR_TRAITS, FLAVORS, type FlavorName } from '../../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/domain/flavor.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { JsonFile } from './json-file.ts';
@@ -35,7 +35,7 @@ const StoredAccountSchema = z.object({
   baseUrl: z.string(),
   teamId: z.string(),
   /** Files from before flavors hold API-document accounts. */
-  flavor: z.enum(FLAVORS).default('service-v1'),
+  flavor: z.enum(FLAVORS).default(DEFAULT_FLAVOR),
   token: StoredTokenSchema.nullable(),
   /** Origins on this machine or a private network the user let "Send test" reach, in main's dialog. */
   testTargets: z.array(z.string()).default([]),
@@ -155,7 +155,7 @@ export class AccountManager {
    */
   async save(input: AccountInput, consent: Consent = {}): Promise<string> {
     // Not said (or "auto" without a test): a team means the API document's service.
-    const flavor: FlavorName = input.flavor && input.flavor !== 'auto' ? input.flavor : input.teamId ? 'service-v1' : 'mailcare';
+    const flavor: FlavorName = input.flavor && input.flavor !== 'auto' ? input.flavor : likelyFlavor(input.teamId);
     const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl, flavor);
     const origin = originOf(baseUrl)!;
     const existing = input.id ? this.find(input.id) : null;

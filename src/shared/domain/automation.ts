@@ -1,5 +1,5 @@
 /** Automation rules and matching: no schema library, so the renderer can use them cheaply. */
-import { FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
 
 export const PAYLOAD_FORMATS = ['json', 'raw', 'json_with_bodies'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
@@ -67,7 +67,7 @@ function compiles(pattern: string): boolean {
  * for the server flavor at hand. Empty strings in optional fields mean "no
  * criterion" and become null.
  */
-export function validateAutomationInput(body: unknown, flavor: FlavorName = 'service-v1'): Validation<Required<AutomationInput>> {
+export function validateAutomationInput(body: unknown, flavor: FlavorName = DEFAULT_FLAVOR): Validation<Required<AutomationInput>> {
   const traits = FLAVOR_TRAITS[flavor];
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);

@@ -3,6 +3,8 @@
  * wrong (a position to point at), and what is risky about it. Pure, no
  * regex engine of its own beyond the platform's.
  */
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
+
 export interface PatternProblem {
   message: string;
   /** Index in the pattern the problem starts at. */
@@ -72,7 +74,8 @@ function firstProblem(source: string): PatternProblem | null {
 /** A group with a repeat inside, itself repeated: (a+)+, (x*y)* … */
 const NESTED_REPEAT = /\((?:[^()\\]|\\.)*[*+}](?:[^()\\]|\\.)*\)[*+{]/;
 
-export function checkPattern(source: string, flavor: 'service-v1' | 'mailcare' = 'service-v1'): PatternReport {
+export function checkPattern(source: string, flavor: FlavorName = DEFAULT_FLAVOR): PatternReport {
+  const engine = FLAVOR_TRAITS[flavor].patternEngine;
   if (source.trim() === '') return { error: null, warnings: [] };
   let error = firstProblem(source);
   let compiled: RegExp | null = null;
@@ -82,9 +85,9 @@ export function checkPattern(source: string, flavor: 'service-v1' | 'mailcare' =
     error ??= { message: thrown instanceof Error ? thrown.message.replace(/^Invalid regular expression: /, '') : 'Not a regular expression.', at: 0 };
   }
   // MailCare runs PCRE, which has backreferences and lookaround: only RE2 refuses them.
-  if (error && flavor === 'mailcare' && /RE2/.test(error.message) && compiled) error = null;
+  if (error && engine === 'pcre' && /RE2/.test(error.message) && compiled) error = null;
   // MailCare wraps the pattern as '#' . pattern . '#i': a bare # ends it there, and preg_match fails on every email.
-  if (!error && flavor === 'mailcare') {
+  if (!error && engine === 'pcre') {
     for (let i = 0; i < source.length; i++) {
       if (source[i] === '\\') i++;
       else if (source[i] === '#') {
@@ -99,7 +102,7 @@ export function checkPattern(source: string, flavor: 'service-v1' | 'mailcare' =
     if (compiled.test('') && !/\(\?<?[=!]/.test(source)) warnings.push('This matches every email (it matches even an empty text).');
     if (NESTED_REPEAT.test(source)) {
       warnings.push(
-        flavor === 'mailcare'
+        engine === 'pcre'
           ? 'A repeat inside a repeated group can take catastrophic time in MailCare’s engine (PCRE) on some subjects.'
           : 'A repeat inside a repeated group: harmless on this service (RE2 runs in linear time), but slow on backtracking engines.',
       );

@@ -4,7 +4,7 @@
  * finds the base, the team and the flavor the path gives away, and offers a
  * scheme when none was typed (https, or http for this machine). Runs anywhere.
  */
-import type { FlavorName } from './flavor.ts';
+import { likelyFlavor, type FlavorName } from './flavor.ts';
 
 export type ParsedAddress =
   | {
@@ -55,7 +55,8 @@ export function parseServerAddress(input: string): ParsedAddress {
     } catch {
       teamId = team[2]!;
     }
-    flavor = 'service-v1';
+    // A path that names a team shows the kind of server that has teams.
+    flavor = likelyFlavor(teamId);
   } else if (api) {
     prefix = api[1]!;
   }

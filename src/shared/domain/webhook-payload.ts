@@ -6,7 +6,7 @@
  * in the HMAC.
  */
 import type { Criterion, PayloadFormat } from './automation.ts';
-import type { FlavorName } from './flavor.ts';
+import { FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
 
 export interface PayloadParts {
   flavor: FlavorName;
@@ -50,8 +50,8 @@ export function buildPayload(
   parts: PayloadParts,
   options: { sign: (body: Uint8Array, secret: string) => string; deliveryId: string },
 ): WebhookPayload {
-  const signs = parts.flavor === 'service-v1';
-  const prefix = signs ? 'X-Service' : 'X-MailCare';
+  const traits = FLAVOR_TRAITS[parts.flavor];
+  const { signs, headerPrefix: prefix } = traits;
   let body: Uint8Array;
   let contentType: string;
   switch (parts.payloadFormat) {
@@ -64,14 +64,14 @@ export function buildPayload(
       contentType = 'application/json';
       break;
     default:
-      body = new TextEncoder().encode(signs ? JSON.stringify({ data: parts.record }) : phpJsonEncode({ data: parts.record }));
+      body = new TextEncoder().encode(traits.jsonBytes === 'php' ? phpJsonEncode({ data: parts.record }) : JSON.stringify({ data: parts.record }));
       contentType = 'application/json';
   }
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     'User-Agent': 'InboxDesk-ReferenceService/1',
     // The API document's service percent-encodes the title; MailCare sends it as it is (AutomationListener).
-    [`${prefix}-Title`]: signs ? encodeURIComponent(parts.title) : parts.title,
+    [`${prefix}-Title`]: traits.titleHeader === 'percent-encoded' ? encodeURIComponent(parts.title) : parts.title,
   };
   if (signs) {
     headers[`${prefix}-Event`] = 'email.received';

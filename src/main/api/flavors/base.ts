@@ -1,7 +1,7 @@
 /**
  * How the client speaks to each kind of server: paths, auth, media type,
  * automations on the wire, and what a status means there. ServiceClient
- * asks its flavor; nothing else in main tests a flavor's name.
+ * asks its flavor; nothing else in src names a flavor but the traits table (test/unit/boundaries.test.ts).
  */
 import type { AutomationInput } from '../../../shared/domain/automation.ts';
 import type { FlavorTraits } from '../../../shared/domain/flavor.ts';

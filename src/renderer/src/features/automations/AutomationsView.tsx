@@ -39,9 +39,9 @@ export function automationFields(traits: FlavorTraits): FieldSpec[] {
   fields.push({
     field: 'action_secret_token',
     label: 'Secret token',
-    hint: traits.name === 'mailcare'
-      ? 'Sent as is in X-MailCare-Secret-Token, so the receiver knows the call is genuine.'
-      : 'Sent in X-Service-Secret-Token, and used to sign each payload (X-Service-Signature, HMAC-SHA256): verify the signature.',
+    hint: traits.signs
+      ? `Sent in ${traits.headerPrefix}-Secret-Token, and used to sign each payload (${traits.headerPrefix}-Signature, HMAC-SHA256): verify the signature.`
+      : `Sent as is in ${traits.headerPrefix}-Secret-Token, so the receiver knows the call is genuine.`,
     type: 'password',
   });
   return fields;
@@ -126,7 +126,7 @@ function AutomationForm() {
         </label>
       ))}
       <label>
-        {traits.name === 'mailcare' ? 'What the webhook receives (post_raw)' : 'Payload format'}
+        {traits.payloadLabel}
         <select value={draft.payload_format} onChange={(e) => changeDraft({ payload_format: e.target.value as AutomationDraft['payload_format'] })}>
           {traits.payloadFormats.map((f) => (
             <option key={f} value={f}>

@@ -7,6 +7,7 @@ import {
   type PayloadFormat,
 } from '../../../../shared/domain/automation.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
+import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
 import { UNDO_MS } from '../../../../shared/domain/settings.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError, call } from '../../bridge.ts';
@@ -238,8 +239,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   },
 
   ruleFromEmail: (email) => {
-    const flavor = activeFlavor(get().accounts);
-    const regexAddresses = flavor === 'mailcare';
+    const regexAddresses = FLAVOR_TRAITS[activeFlavor(get().accounts)].addressCriteria === 'regex';
     get().setView('automations');
     set({
       draftOrigin: EMPTY_DRAFT,

@@ -2,14 +2,13 @@ import type { FormEvent } from 'react';
 import { THEMES, type DENSITIES, type Settings } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
-import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
+import { FLAVOR_TRAITS, FLAVORS } from '../../../../shared/domain/flavor.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
-import type { AccountDraft } from './slice.ts';
+import { asksLogin, type AccountDraft } from './slice.ts';
 
 const FLAVOR_CHOICES: { value: AccountDraft['flavor']; label: string }[] = [
   { value: 'auto', label: 'Find out when testing' },
-  { value: 'service-v1', label: FLAVOR_TRAITS['service-v1'].label },
-  { value: 'mailcare', label: FLAVOR_TRAITS.mailcare.label },
+  ...FLAVORS.map((name) => ({ value: name, label: FLAVOR_TRAITS[name].label })),
 ];
 
 function AccountForm() {
@@ -21,7 +20,8 @@ function AccountForm() {
   const busy = useStore((s) => s.busy);
   const encryptionAvailable = useStore((s) => s.accounts?.encryptionAvailable ?? true);
   const { changeAccountDraft, saveAccount, testAccount, editAccount } = useStore.getState();
-  const mailcare = draft.flavor === 'mailcare';
+  // A login (email and password) for a server that asks one; a team and a token otherwise.
+  const login = asksLogin(draft.flavor);
   // What the address field will become, said before anything is sent.
   const parsed = draft.baseUrl.trim() ? parseServerAddress(draft.baseUrl) : null;
 
@@ -85,11 +85,11 @@ function AccountForm() {
           ))}
         </select>
       </label>
-      {!mailcare && field('teamId', 'Team id', draft.flavor === 'auto' ? 'Not needed for MailCare.' : null)}
-      {mailcare && field('username', 'Login email', 'Only if the server asks for a login (MAILCARE_AUTH); leave empty otherwise.')}
+      {!login && field('teamId', 'Team id', draft.flavor === 'auto' ? 'Not needed for MailCare.' : null)}
+      {login && field('username', 'Login email', 'Only if the server asks for a login (MAILCARE_AUTH); leave empty otherwise.')}
       {field(
         'token',
-        mailcare ? 'Password' : draft.id ? 'Access token (leave empty to keep the stored one)' : 'Access token',
+        login ? 'Password' : draft.id ? 'Access token (leave empty to keep the stored one)' : 'Access token',
         null,
         'password',
       )}

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
-import { FLAVOR_TRAITS, type FlavorName } from '../../../../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, type FlavorName } from '../../../../shared/domain/flavor.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import type { AppState } from '../../store.ts';
 
@@ -29,13 +29,18 @@ export const EMPTY_ACCOUNT: AccountDraft = {
 
 /** The one secret main stores: a bearer token, or MailCare's "email:password". Pure. */
 export function draftSecret(draft: Pick<AccountDraft, 'flavor' | 'username' | 'token'>): string | undefined {
-  if (draft.flavor === 'mailcare' && draft.username.trim()) return `${draft.username.trim()}:${draft.token}`;
+  if (asksLogin(draft.flavor) && draft.username.trim()) return `${draft.username.trim()}:${draft.token}`;
   return draft.token || undefined;
+}
+
+/** Whether this kind of server is reached with a login (email and password), not a token. */
+export function asksLogin(flavor: AccountDraft['flavor']): boolean {
+  return flavor !== 'auto' && FLAVOR_TRAITS[flavor].auth === 'basic-or-none';
 }
 
 /** The flavor of the account on screen (the demo speaks the API document's). */
 export function activeFlavor(accounts: AccountsState | null): FlavorName {
-  return accounts?.accounts.find((a) => a.id === accounts.activeId)?.flavor ?? 'service-v1';
+  return accounts?.accounts.find((a) => a.id === accounts.activeId)?.flavor ?? DEFAULT_FLAVOR;
 }
 
 export interface SettingsSlice {
@@ -152,7 +157,8 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       const fields = bridgeError.details.fields ?? {};
       // Main says the server wants a login: the form shows the login fields, whatever kind was guessed.
       const draftNow = get().accountDraft;
-      const accountDraft = fields.username && draftNow.flavor === 'auto' ? { ...draftNow, flavor: 'mailcare' as const } : draftNow;
+      const loginFlavor = FLAVORS.find((name) => asksLogin(name));
+      const accountDraft = fields.username && draftNow.flavor === 'auto' && loginFlavor ? { ...draftNow, flavor: loginFlavor } : draftNow;
       set({ busy: false, accountError: bridgeError, accountErrors: fields, accountDraft });
       return false;
     }
