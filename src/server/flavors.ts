@@ -10,7 +10,8 @@ import { AUTOMATION_INPUT_FIELDS, isEmailAddress, isHttpUrl, validateAutomationI
 import type { FlavorName } from '../shared/domain/flavor.ts';
 import { compilePattern } from '../shared/domain/pattern.ts';
 import { serviceTimestamp } from '../shared/domain/time.ts';
-import { emailResource, type StoredAutomation, type StoredEmail } from './team-store.ts';
+import { emailResource } from './email-resource.ts';
+import type { StoredAutomation, StoredEmail } from './team-store.ts';
 import { sizeForHuman } from '../shared/domain/size.ts';
 
 export const SERVICE_VENDOR = 'application/vnd.service.v1+json';

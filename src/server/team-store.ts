@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { AutomationInput } from '../shared/domain/automation.ts';
-import { sizeForHuman } from '../shared/domain/size.ts';
-import { serviceTimestamp, zonelessTimestamp } from '../shared/domain/time.ts';
 import { LruCache } from '../shared/lru.ts';
 import { uuidFromName } from './ids.ts';
+import { startCheckpointer } from './store-checkpointer.ts';
+import { reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
+import { ASCII, searchPhrase, TRIGRAMS_ASKED, trigramsOf } from './search-plan.ts';
 import { longestPiece, wildcardMatch } from './wildcard.ts';
 import type { ParsedMessage } from './ingest.ts';
 
@@ -13,8 +14,11 @@ import type { ParsedMessage } from './ingest.ts';
  * One team's data in SQLite (node:sqlite, no native build): a file in WAL mode
  * under `--data`, or an in-memory database for tests and the demo. The list's
  * order and filters are indexed, `search` uses a trigram full-text index, and
- * bodies and raw messages stay on disk until a request asks for them. Nothing
- * here speaks HTTP: the routes and the automation runner use it.
+ * bodies and raw messages stay on disk until a request asks for them. This
+ * file holds the rows, the group commit and the queries; the schema
+ * (store-schema.ts), the checkpointing thread (store-checkpointer.ts), the
+ * search plan (search-plan.ts) and the wire format (email-resource.ts) are
+ * rooms of their own. Nothing here speaks HTTP.
  */
 
 export interface StoredAddress {
@@ -83,87 +87,7 @@ export interface EmailPage {
   total: number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS addresses (
-  email TEXT PRIMARY KEY,
-  id TEXT NOT NULL,
-  display_name TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS emails (
-  -- AUTOINCREMENT: a row number is never used twice. The search index follows
-  -- rows by number (indexed_up_to); a reused one was never indexed, and
-  -- deleting it then damaged the index.
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  inbox TEXT NOT NULL,
-  sender TEXT NOT NULL,
-  subject TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  read_at INTEGER,
-  favorite INTEGER NOT NULL DEFAULT 0,
-  has_html INTEGER NOT NULL,
-  has_text INTEGER NOT NULL,
-  size INTEGER NOT NULL,
-  carbon_copies TEXT NOT NULL,
-  attachments TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS emails_newest ON emails (created_at DESC, id);
-CREATE INDEX IF NOT EXISTS emails_inbox ON emails (inbox, created_at DESC, id);
-CREATE INDEX IF NOT EXISTS emails_sender ON emails (sender, created_at DESC, id);
-CREATE INDEX IF NOT EXISTS emails_unread ON emails (created_at DESC, id) WHERE read_at IS NULL;
-CREATE INDEX IF NOT EXISTS emails_favorite ON emails (created_at DESC, id) WHERE favorite = 1;
-CREATE TABLE IF NOT EXISTS contents (
-  seq INTEGER PRIMARY KEY,
-  raw BLOB NOT NULL,
-  html TEXT,
-  text TEXT
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS email_search USING fts5 (
-  subject, sender, inbox, content = 'emails', content_rowid = 'seq', tokenize = 'trigram'
-);
--- New mail joins the search index in batches (indexPending): a full-text
--- segment per message would cost more than the rest of an ingest together.
-CREATE TABLE IF NOT EXISTS search_state (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_up_to INTEGER NOT NULL);
-INSERT OR IGNORE INTO search_state VALUES (1, 0);
-CREATE TRIGGER IF NOT EXISTS emails_removed AFTER DELETE ON emails BEGIN
-  DELETE FROM contents WHERE seq = old.seq;
-END;
-CREATE TRIGGER IF NOT EXISTS emails_unindexed AFTER DELETE ON emails WHEN old.seq <= (SELECT indexed_up_to FROM search_state) BEGIN
-  INSERT INTO email_search (email_search, rowid, subject, sender, inbox) VALUES ('delete', old.seq, old.subject, old.sender, old.inbox);
-END;
-CREATE TABLE IF NOT EXISTS stats (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  total INTEGER NOT NULL,
-  unread INTEGER NOT NULL,
-  favorite INTEGER NOT NULL
-);
-INSERT OR IGNORE INTO stats SELECT 1, count(*), coalesce(sum(read_at IS NULL), 0), coalesce(sum(favorite), 0) FROM emails;
-CREATE TRIGGER IF NOT EXISTS stats_added AFTER INSERT ON emails BEGIN
-  UPDATE stats SET total = total + 1, unread = unread + (new.read_at IS NULL), favorite = favorite + new.favorite;
-END;
-CREATE TRIGGER IF NOT EXISTS stats_removed AFTER DELETE ON emails BEGIN
-  UPDATE stats SET total = total - 1, unread = unread - (old.read_at IS NULL), favorite = favorite - old.favorite;
-END;
-CREATE TRIGGER IF NOT EXISTS stats_marked AFTER UPDATE OF read_at, favorite ON emails BEGIN
-  UPDATE stats SET unread = unread + (new.read_at IS NULL) - (old.read_at IS NULL), favorite = favorite + new.favorite - old.favorite;
-END;
-CREATE TABLE IF NOT EXISTS automations (
-  id TEXT PRIMARY KEY,
-  position INTEGER NOT NULL,
-  record TEXT NOT NULL
-);
-`;
 
-/** The checkpointing thread: plain CommonJS, so it needs no file of its own in any build. */
-const CHECKPOINTER = `
-const { workerData } = require('node:worker_threads');
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(workerData.file);
-db.exec('PRAGMA busy_timeout = 2000');
-setInterval(() => db.exec('PRAGMA wal_checkpoint(PASSIVE)'), 1000);
-`;
 
 interface EmailRow {
   seq: number;
@@ -193,23 +117,7 @@ const EMAIL_COLUMNS = `e.*, s.id AS s_id, s.display_name AS s_name, s.created_at
   i.id AS i_id, i.display_name AS i_name, i.created_at AS i_created, i.updated_at AS i_updated
   FROM emails e JOIN addresses s ON s.email = e.sender JOIN addresses i ON i.email = e.inbox`;
 
-/** A phrase for the trigram index: matches the term anywhere, case-insensitively. */
-function searchPhrase(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
 
-/** The distinct three-character runs of a term, as the trigram tokenizer cuts them. */
-function trigramsOf(term: string): string[] {
-  const chars = [...term];
-  const runs = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) runs.add(chars.slice(i, i + 3).join(''));
-  return [...runs];
-}
-
-/** Each ASCII letter is folded by SQLite's lower() exactly as the trigram index folds it. */
-const ASCII = /^[\x20-\x7e]*$/;
-/** How many of a term's trigrams a search asks the index for: the rarest. */
-const TRIGRAMS_ASKED = 2;
 
 interface KnownAddress {
   id: string;
@@ -245,8 +153,7 @@ export class TeamStore {
       // connection of their own in another thread, never inside a commit here.
       this.db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 2000;');
       // It holds no data: the smallest heap V8 allows.
-      this.checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
-      this.checkpointer.unref();
+      this.checkpointer = startCheckpointer(file);
     }
     const rows = this.sql('SELECT record FROM automations ORDER BY position').all() as { record: string }[];
     for (const { record } of rows) {
@@ -662,28 +569,6 @@ export class TeamStore {
   }
 }
 
-/**
- * A database written before emails' row numbers were AUTOINCREMENT is
- * rebuilt once: the table copied into one that never reuses a number, and the
- * search index built again from it (it may be damaged already).
- */
-function reuseNoRowNumbers(db: DatabaseSync): void {
-  const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'emails'").get() as { sql: string } | undefined;
-  if (!table || /AUTOINCREMENT/i.test(table.sql)) return;
-  db.exec('BEGIN');
-  try {
-    db.exec('ALTER TABLE emails RENAME TO emails_reused');
-    db.exec(`${table.sql.replace(/CREATE TABLE\s+(?:IF NOT EXISTS\s+)?"?emails"?/i, 'CREATE TABLE emails').replace(/seq INTEGER PRIMARY KEY\b(?! AUTOINCREMENT)/i, 'seq INTEGER PRIMARY KEY AUTOINCREMENT')}`);
-    db.exec('INSERT INTO emails SELECT * FROM emails_reused');
-    // Dropping the old table drops its indexes and triggers; SCHEMA makes them again.
-    db.exec('DROP TABLE emails_reused');
-    db.exec('DROP TABLE IF EXISTS email_search; DROP TABLE IF EXISTS search_state');
-    db.exec('COMMIT');
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
-  }
-}
 
 function toEmail(row: EmailRow): StoredEmail {
   const createdAt = new Date(row.created_at);
@@ -704,41 +589,4 @@ function toEmail(row: EmailRow): StoredEmail {
   };
 }
 
-function addressResource(address: StoredAddress) {
-  return {
-    id: address.id,
-    display_name: address.display_name,
-    email: address.email,
-    created_at: serviceTimestamp(address.created_at),
-    updated_at: serviceTimestamp(address.updated_at),
-  };
-}
 
-/** The Email resource exactly as the API answers it (seed 2.1). */
-export function emailResource(email: StoredEmail) {
-  return {
-    id: email.id,
-    sender: addressResource(email.sender),
-    inbox: addressResource(email.inbox),
-    carbon_copies: email.carbonCopies,
-    subject: email.subject,
-    created_at: serviceTimestamp(email.createdAt),
-    read: email.read ? serviceTimestamp(email.read) : null,
-    favorite: email.favorite,
-    has_html: email.hasHtml,
-    has_text: email.hasText,
-    size_in_bytes: email.size,
-    attachments: email.attachments.map((attachment) => ({
-      id: attachment.id,
-      email_id: email.id,
-      headers_hashed: attachment.headersHashed,
-      file_name: attachment.fileName,
-      content_type: attachment.contentType,
-      size_in_bytes: attachment.size,
-      created_at: zonelessTimestamp(attachment.createdAt),
-      updated_at: zonelessTimestamp(attachment.createdAt),
-      size_for_human: sizeForHuman(attachment.size),
-    })),
-  };
-}
-export type EmailResource = ReturnType<typeof emailResource>;

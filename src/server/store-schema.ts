@@ -1,0 +1,101 @@
+/**
+ * The store's SQLite schema (one team's database), and the one migration an
+ * older file needs. TeamStore runs both when it opens a database.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS addresses (
+  email TEXT PRIMARY KEY,
+  id TEXT NOT NULL,
+  display_name TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS emails (
+  -- AUTOINCREMENT: a row number is never used twice. The search index follows
+  -- rows by number (indexed_up_to); a reused one was never indexed, and
+  -- deleting it then damaged the index.
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  inbox TEXT NOT NULL,
+  sender TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  read_at INTEGER,
+  favorite INTEGER NOT NULL DEFAULT 0,
+  has_html INTEGER NOT NULL,
+  has_text INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  carbon_copies TEXT NOT NULL,
+  attachments TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS emails_newest ON emails (created_at DESC, id);
+CREATE INDEX IF NOT EXISTS emails_inbox ON emails (inbox, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS emails_sender ON emails (sender, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS emails_unread ON emails (created_at DESC, id) WHERE read_at IS NULL;
+CREATE INDEX IF NOT EXISTS emails_favorite ON emails (created_at DESC, id) WHERE favorite = 1;
+CREATE TABLE IF NOT EXISTS contents (
+  seq INTEGER PRIMARY KEY,
+  raw BLOB NOT NULL,
+  html TEXT,
+  text TEXT
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS email_search USING fts5 (
+  subject, sender, inbox, content = 'emails', content_rowid = 'seq', tokenize = 'trigram'
+);
+-- New mail joins the search index in batches (indexPending): a full-text
+-- segment per message would cost more than the rest of an ingest together.
+CREATE TABLE IF NOT EXISTS search_state (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_up_to INTEGER NOT NULL);
+INSERT OR IGNORE INTO search_state VALUES (1, 0);
+CREATE TRIGGER IF NOT EXISTS emails_removed AFTER DELETE ON emails BEGIN
+  DELETE FROM contents WHERE seq = old.seq;
+END;
+CREATE TRIGGER IF NOT EXISTS emails_unindexed AFTER DELETE ON emails WHEN old.seq <= (SELECT indexed_up_to FROM search_state) BEGIN
+  INSERT INTO email_search (email_search, rowid, subject, sender, inbox) VALUES ('delete', old.seq, old.subject, old.sender, old.inbox);
+END;
+CREATE TABLE IF NOT EXISTS stats (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  total INTEGER NOT NULL,
+  unread INTEGER NOT NULL,
+  favorite INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO stats SELECT 1, count(*), coalesce(sum(read_at IS NULL), 0), coalesce(sum(favorite), 0) FROM emails;
+CREATE TRIGGER IF NOT EXISTS stats_added AFTER INSERT ON emails BEGIN
+  UPDATE stats SET total = total + 1, unread = unread + (new.read_at IS NULL), favorite = favorite + new.favorite;
+END;
+CREATE TRIGGER IF NOT EXISTS stats_removed AFTER DELETE ON emails BEGIN
+  UPDATE stats SET total = total - 1, unread = unread - (old.read_at IS NULL), favorite = favorite - old.favorite;
+END;
+CREATE TRIGGER IF NOT EXISTS stats_marked AFTER UPDATE OF read_at, favorite ON emails BEGIN
+  UPDATE stats SET unread = unread + (new.read_at IS NULL) - (old.read_at IS NULL), favorite = favorite + new.favorite - old.favorite;
+END;
+CREATE TABLE IF NOT EXISTS automations (
+  id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL,
+  record TEXT NOT NULL
+);
+`;
+
+/**
+ * A database written before emails' row numbers were AUTOINCREMENT is
+ * rebuilt once: the table copied into one that never reuses a number, and the
+ * search index built again from it (it may be damaged already).
+ */
+export function reuseNoRowNumbers(db: DatabaseSync): void {
+  const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'emails'").get() as { sql: string } | undefined;
+  if (!table || /AUTOINCREMENT/i.test(table.sql)) return;
+  db.exec('BEGIN');
+  try {
+    db.exec('ALTER TABLE emails RENAME TO emails_reused');
+    db.exec(`${table.sql.replace(/CREATE TABLE\s+(?:IF NOT EXISTS\s+)?"?emails"?/i, 'CREATE TABLE emails').replace(/seq INTEGER PRIMARY KEY\b(?! AUTOINCREMENT)/i, 'seq INTEGER PRIMARY KEY AUTOINCREMENT')}`);
+    db.exec('INSERT INTO emails SELECT * FROM emails_reused');
+    // Dropping the old table drops its indexes and triggers; SCHEMA makes them again.
+    db.exec('DROP TABLE emails_reused');
+    db.exec('DROP TABLE IF EXISTS email_search; DROP TABLE IF EXISTS search_state');
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
