@@ -4,9 +4,7 @@
  */
 import {
   contract,
-  ERROR_KINDS,
   type AccountsState,
-  type BridgeError,
   type Envelope,
   type EventName,
   type Events,
@@ -16,18 +14,16 @@ import {
 } from '../shared/contract.ts';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
 import { preferredFormat } from '../shared/domain/email.ts';
-import { ServiceClient, type Connection } from './api/client.ts';
-import { ServiceError } from './api/errors.ts';
+import type { ServiceClient, Connection } from './api/client.ts';
+import { redact, ServiceError, toBridgeError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
-import { DEFAULT_FLAVOR, detectionOrder, FLAVOR_TRAITS, likelyFlavor, type FlavorName } from '../shared/domain/flavor.ts';
-import { parseServerAddress } from '../shared/domain/server-address.ts';
-import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts';
-import { detectServer } from './api/detect.ts';
+import { DEFAULT_FLAVOR } from '../shared/domain/flavor.ts';
+import type { AccountManager } from './account/accounts.ts';
+import { AccountSession } from './account-session.ts';
+import { privateTargetQuestion, saveAccount, testConnection, type ConsentQuestion } from './connect.ts';
 import { inlineImages } from './api/inline-images.ts';
 import { payloadFor, sendPayload } from './api/payload.ts';
-import { originOf, transportOf } from './account/origin.ts';
 import { safeFileName } from './file-names.ts';
-import { DeferredActions } from './deferred.ts';
 import { DEFAULT_POLL_MS, MailPoller } from './poller.ts';
 import { normaliseExternalUrl } from './security.ts';
 
@@ -60,62 +56,9 @@ export interface HandlerDeps {
   copyText?: (text: string) => void;
 }
 
-export interface ConsentQuestion {
-  kind: 'plaintext-token' | 'clear-transport' | 'private-target';
-  title: string;
-  message: string;
-  confirmLabel: string;
-}
+export type { ConsentQuestion } from './connect.ts';
+export { toBridgeError } from './api/errors.ts';
 
-const DEMO = 'demo';
-
-/**
- * Where an address the user typed or pasted points: base, team (from the
- * field, else from the path) and the flavor, when it is said or the path
- * shows it. Refuses what is not a usable address, with a field message.
- */
-function resolveAddress(input: { baseUrl: string; teamId?: string; flavor?: 'auto' | FlavorName }): {
-  baseUrl: string;
-  teamId: string;
-  flavor?: FlavorName;
-} {
-  const parsed = parseServerAddress(input.baseUrl);
-  if (!parsed.ok) throw new ServiceError('validation', parsed.message, { fields: { baseUrl: [parsed.message] } });
-  const flavor = input.flavor && input.flavor !== 'auto' ? input.flavor : parsed.flavor;
-  return { baseUrl: AccountManager.normaliseBaseUrl(parsed.baseUrl, flavor), teamId: input.teamId?.trim() || parsed.teamId || '', flavor };
-}
-
-function clearTransportQuestion(baseUrl: string): ConsentQuestion {
-  return {
-    kind: 'clear-transport',
-    title: 'Send the token unencrypted?',
-    message: `${originOf(baseUrl)} uses plain http://. The access token and every email would cross the network unencrypted, readable by anyone on the way. Use https:// unless this network is yours.`,
-    confirmLabel: 'Use http:// anyway',
-  };
-}
-
-function privateTargetQuestion(origin: string): ConsentQuestion {
-  return {
-    kind: 'private-target',
-    title: 'Send a test to this machine or your network?',
-    message: `${origin} is on this computer or a private network. Inbox Desk will post the test payload there and show the start of its answer. Allow it for this account only if you run that receiver.`,
-    confirmLabel: 'Allow for this account',
-  };
-}
-
-const PLAINTEXT_QUESTION: ConsentQuestion = {
-  kind: 'plaintext-token',
-  title: 'Store the token unencrypted?',
-  message:
-    'This system has no keyring, so the access token would sit in clear text in the settings file, readable by any program running as you. Otherwise it is kept for this session only.',
-  confirmLabel: 'Store unencrypted',
-};
-
-interface Session {
-  key: string;
-  client: ServiceClient;
-  dispose: () => void;
-}
 
 export interface Handlers {
   table: HandlerTable;
@@ -131,9 +74,11 @@ export interface Handlers {
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
-  let session: Session | null = null;
-  let demoToken: string | null = null;
   const { accounts } = deps;
+  const session = new AccountSession(deps);
+  /** The secrets main holds, opened once (opening a token may ask the OS keyring), until accounts change. */
+  let knownSecrets: string[] | null = null;
+  const withClient = <T>(run: (client: ServiceClient) => Promise<T>) => session.withClient(run);
 
   const accountsState = (): AccountsState => ({
     accounts: accounts.summaries(),
@@ -144,71 +89,23 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   });
 
   const announce = (): AccountsState => {
+    // Accounts changed: the secrets to redact are read again when next needed.
+    knownSecrets = null;
     const state = accountsState();
     deps.emit('accountsChanged', state);
     return state;
   };
 
-  async function current(): Promise<Session> {
-    const key = accounts.activeId ?? DEMO;
-    if (session?.key === key) return session;
-    const connection = key === DEMO ? await deps.startDemo() : accounts.connection(key);
-    if (key === DEMO) demoToken = connection.token;
-    // Another call may have switched first while the demo was starting.
-    if (session?.key === key) return session;
-    session?.dispose();
-    const client = new ServiceClient(connection, deps.http);
-    const stop = client.onRateLimit((state) => deps.emit('rateLimit', state));
-    session = {
-      key,
-      client,
-      dispose: () => {
-        stop();
-        client.abortAll();
-      },
-    };
-    return session;
-  }
-
-  /** Runs a call on the current account; a result that lands after a switch is dropped. */
-  async function withClient<T>(run: (client: ServiceClient) => Promise<T>): Promise<T> {
-    const started = await current();
-    const result = await run(started.client);
-    if (session !== started) {
-      throw new ServiceError('cancelled', 'The account changed while this was loading; showing the new account.');
-    }
-    return result;
-  }
-
   function endSession(): void {
-    session?.dispose();
-    session = null;
+    session.end();
     // The renderer says what to watch on the next account.
     poller.watch(null, false);
   }
 
-  const deferred = new DeferredActions();
-  const deferredKey = (kind: 'email' | 'automation', id: string) => `${kind}:${id}`;
+  const deleteKey = (kind: 'email' | 'automation', id: string) => `${kind}:${id}`;
+  const deleteSoon = (kind: 'email' | 'automation', id: string, undoMs: number | undefined, run: (client: ServiceClient) => Promise<void>) =>
+    session.deleteSoon(deleteKey(kind, id), undoMs, run, (error) => deps.emit('deleteFailed', { id, kind, error: toBridgeError(error, handlers.secrets()) }));
 
-  /**
-   * A delete with an undo window: at once without one, else sent by main when
-   * the window closes (or on quit). A failure then puts the item back on screen.
-   */
-  async function deleteSoon(kind: 'email' | 'automation', id: string, undoMs: number | undefined, run: (client: ServiceClient) => Promise<void>): Promise<null> {
-    if (!undoMs) {
-      await withClient(run);
-      return null;
-    }
-    const started = await current();
-    deferred.schedule(deferredKey(kind, id), undoMs, async () => {
-      try {
-        await run(started.client);
-      } catch (error) {
-        deps.emit('deleteFailed', { id, kind, error: toBridgeError(error, handlers.secrets()) });
-      }
-    });
-    return null;
-  }
   /** Local or private origins the demo's "Send test" may reach: this session only (the demo has no account to keep them). */
   const demoTestTargets = new Set<string>();
   /** Asked in main's own dialog, once per account and origin: never the renderer's word. */
@@ -228,7 +125,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
     fetchPage: (query) => withClient((c) => c.listEmails(query, { fresh: true })),
     fetchUnread: () => withClient(async (c) => (await c.listEmails({ unread: true, limit: 1 }, { fresh: true })).meta.total),
-    rate: () => session?.client.rateLimit ?? { limit: null, remaining: null, blockedUntil: null },
+    rate: () => session.rateLimit,
     onPage: (query, page) => deps.emit('listPolled', { query, page }),
     onNewMail: (emails) => {
       if (!accounts.settings.notifyNewMail || !deps.notify) return;
@@ -283,7 +180,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return { email, body };
       }),
     deleteEmail: ({ id, undoMs }) => deleteSoon('email', id, undoMs, (c) => c.deleteEmail(id)),
-    undoDelete: async ({ id, kind }) => ({ undone: deferred.cancel(deferredKey(kind ?? 'email', id)) }),
+    undoDelete: async ({ id, kind }) => ({ undone: session.undo(deleteKey(kind ?? 'email', id)) }),
     setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
     saveAttachment: ({ emailId, attachmentId }) =>
       withClient(async (c) => {
@@ -324,72 +221,21 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     getAccounts: async () => accountsState(),
     saveAccount: async (input) => {
-      const where = resolveAddress(input);
-      const baseUrl = where.baseUrl;
-      const consent: Consent = {};
-      if (transportOf(baseUrl) === 'clear') {
-        // Asked again whenever the address moves to a clear-text origin.
-        const known = input.id ? accounts.summaries().find((a) => a.id === input.id) : undefined;
-        consent.clearTransport =
-          (known !== undefined && known.transport === 'clear' && originOf(known.baseUrl) === originOf(baseUrl)) ||
-          (await deps.confirm(clearTransportQuestion(baseUrl)));
-      }
-      if (input.token && input.allowPlaintextToken && !accounts.encryptionAvailable) {
-        consent.plaintext = await deps.confirm(PLAINTEXT_QUESTION);
-      }
-      const id = await accounts.save({ ...input, baseUrl, teamId: where.teamId, flavor: where.flavor ?? input.flavor }, consent);
-      if (session?.key === id) endSession();
+      const id = await saveAccount(input, deps);
+      if (session.activeKey === id) endSession();
       return announce();
     },
-    testConnection: async (input) => {
-      const where = resolveAddress(input);
-      let secret = input.token ?? null;
-      if (!secret && input.accountId && accounts.boundOrigin(input.accountId) !== null) {
-        secret = accounts.tokenFor(input.accountId, where.baseUrl);
-      }
-      let candidates: FlavorName[] = where.flavor ? [where.flavor] : detectionOrder(where.teamId);
-      // A kind that needs a team and a token is not worth asking without them.
-      const serviceNeeds: Record<string, string[]> = {};
-      if (!where.teamId) serviceNeeds.teamId = [TEAM_NEEDED];
-      if (!secret) serviceNeeds.token = ['Enter the access token.'];
-      if (Object.keys(serviceNeeds).length > 0) candidates = candidates.filter((f) => !FLAVOR_TRAITS[f].teams && FLAVOR_TRAITS[f].auth !== 'bearer');
-      if (candidates.length === 0) {
-        throw new ServiceError('validation', Object.values(serviceNeeds)[0]![0]!, { fields: serviceNeeds });
-      }
-      if (secret && transportOf(where.baseUrl) === 'clear' && !(await deps.confirm(clearTransportQuestion(where.baseUrl)))) {
-        throw new ServiceError('validation', 'Not tested: the token was not sent over plain http://.', {
-          fields: { baseUrl: ['Use https:// for this server.'] },
-        });
-      }
-      try {
-        const found = await detectServer({ baseUrl: where.baseUrl, teamId: where.teamId, secret, candidates, http: deps.http });
-        return { ok: true as const, ...found, baseUrl: where.baseUrl, teamId: FLAVOR_TRAITS[found.flavor].teams ? where.teamId : '' };
-      } catch (error) {
-        if (error instanceof ServiceError && error.kind === 'auth') {
-          // Without a team, the server that asked is MailCare's kind: its secret is a login email and password.
-          const login = FLAVOR_TRAITS[where.flavor ?? likelyFlavor(where.teamId)].auth === 'basic-or-none';
-          const message = login
-            ? secret
-              ? 'The server did not accept this login (401): check the email and password.'
-              : 'This server asks for a login (401): enter its login email and password.'
-            : secret
-              ? 'The server did not accept this token (401). Check it for a typo, or whether it has expired.'
-              : 'This server asks for an access token (401): enter it.';
-          throw new ServiceError('auth', message, { status: 401, fields: login ? { username: [message] } : { token: [message] } });
-        }
-        throw error;
-      }
-    },
+    testConnection: (input) => testConnection(input, deps),
     switchAccount: async ({ id }) => {
       // Deletes waiting for their undo window belong to the account they were made in.
-      await deferred.flush();
+      await session.flush();
       await accounts.setActive(id);
       endSession();
       return announce();
     },
     removeAccount: async ({ id }) => {
       await accounts.remove(id);
-      if (session?.key === id || accounts.activeId === null) endSession();
+      if (session.activeKey === id || accounts.activeId === null) endSession();
       return announce();
     },
     getSettings: async () => accounts.settings,
@@ -412,7 +258,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const handlers: Handlers = {
     table,
     secrets: () => {
-      const found: string[] = demoToken ? [demoToken] : [];
+      if (knownSecrets && (session.demoToken === null || knownSecrets.includes(session.demoToken))) return knownSecrets;
+      const found: string[] = session.demoToken ? [session.demoToken] : [];
       for (const summary of accounts.summaries()) {
         try {
           const { token } = accounts.connection(summary.id);
@@ -421,6 +268,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           // No usable token: nothing to redact.
         }
       }
+      knownSecrets = found;
       return found;
     },
     dispose: () => {
@@ -428,32 +276,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       endSession();
     },
     poller,
-    flush: () => deferred.flush(),
+    flush: () => session.flush(),
     unsavedDraft: () => unsavedDraft,
   };
   return handlers;
-}
-
-function redact(text: string, secrets: string[]): string {
-  let result = text;
-  for (const secret of secrets) if (secret.length >= 4) result = result.split(secret).join('[redacted]');
-  return result;
-}
-
-/** Any thrown value as the contract's one error shape, with secrets taken out. */
-export function toBridgeError(error: unknown, secrets: string[] = []): BridgeError {
-  const bridge: BridgeError =
-    error instanceof ServiceError
-      ? error.toBridge()
-      : { kind: 'server', message: 'Inbox Desk hit an unexpected error. Try again.', details: {} };
-  if (!ERROR_KINDS.includes(bridge.kind)) bridge.kind = 'server';
-  bridge.message = redact(bridge.message, secrets);
-  if (bridge.details.fields) {
-    bridge.details.fields = Object.fromEntries(
-      Object.entries(bridge.details.fields).map(([field, messages]) => [field, messages.map((m) => redact(m, secrets))]),
-    );
-  }
-  return bridge;
 }
 
 /**

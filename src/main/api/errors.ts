@@ -1,4 +1,4 @@
-import type { BridgeError, ErrorKind } from '../../shared/contract.ts';
+import { ERROR_KINDS, type BridgeError, type ErrorKind } from '../../shared/contract.ts';
 import type { FieldErrors } from '../../shared/domain/automation.ts';
 
 /** A failure talking to the service, already sorted into the contract's kinds. */
@@ -166,3 +166,26 @@ export function errorFromException(error: unknown, host: string): ServiceError {
   }
   return new ServiceError('network', `Could not reach ${host}${code ? ` (${code})` : ''}.`);
 }
+
+export function redact(text: string, secrets: string[]): string {
+  let result = text;
+  for (const secret of secrets) if (secret.length >= 4) result = result.split(secret).join('[redacted]');
+  return result;
+}
+
+/** Any thrown value as the contract's one error shape, with secrets taken out. */
+export function toBridgeError(error: unknown, secrets: string[] = []): BridgeError {
+  const bridge: BridgeError =
+    error instanceof ServiceError
+      ? error.toBridge()
+      : { kind: 'server', message: 'Inbox Desk hit an unexpected error. Try again.', details: {} };
+  if (!ERROR_KINDS.includes(bridge.kind)) bridge.kind = 'server';
+  bridge.message = redact(bridge.message, secrets);
+  if (bridge.details.fields) {
+    bridge.details.fields = Object.fromEntries(
+      Object.entries(bridge.details.fields).map(([field, messages]) => [field, messages.map((m) => redact(m, secrets))]),
+    );
+  }
+  return bridge;
+}
+
