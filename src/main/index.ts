@@ -7,6 +7,7 @@ import { TokenVault } from './account/vault.ts';
 import { demoStarter } from './demo.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter, registerIpc } from './ipc.ts';
+import { flushBeforeQuit, focusExisting, mayClose } from './lifecycle.ts';
 import { installMenu } from './menu.ts';
 import { aboutPanelOptions } from './menu-template.ts';
 import { PROJECT } from './project.ts';
@@ -26,11 +27,7 @@ if (!app.requestSingleInstanceLock()) {
   const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
   const demo = demoStarter(resourcesDir, join(import.meta.dirname, 'demo-worker.js'));
 
-  app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
-  });
+  app.on('second-instance', () => focusExisting(mainWindow));
 
   // Every web contents, the main window's and any other, gets the same guards.
   app.on('web-contents-created', (_event, contents) => installGuards(contents, contents.session));
@@ -107,20 +104,20 @@ if (!app.requestSingleInstanceLock()) {
         state: accounts.windowState,
         onStateChange: (state) => void accounts.saveWindowState(state),
         // A rule with unsaved changes: ask (it also comes back on the next start).
-        confirmClose: () => {
-          const title = handlers.unsavedDraft();
-          if (title === null || !mainWindow) return true;
-          const choice = dialog.showMessageBoxSync(mainWindow, {
-            type: 'question',
-            message: `“${title}” has changes that are not saved.`,
-            detail: 'They are kept and come back the next time you open the rules.',
-            buttons: ['Keep editing', 'Close anyway'],
-            defaultId: 0,
-            cancelId: 0,
-            noLink: true,
-          });
-          return choice === 1;
-        },
+        confirmClose: () =>
+          mayClose(handlers.unsavedDraft(), (title) => {
+            if (!mainWindow) return true;
+            const choice = dialog.showMessageBoxSync(mainWindow, {
+              type: 'question',
+              message: `“${title}” has changes that are not saved.`,
+              detail: 'They are kept and come back the next time you open the rules.',
+              buttons: ['Keep editing', 'Close anyway'],
+              defaultId: 0,
+              cancelId: 0,
+              noLink: true,
+            });
+            return choice === 1;
+          }),
       });
       mainWindow.on('closed', () => (mainWindow = null));
     };
@@ -129,15 +126,7 @@ if (!app.requestSingleInstanceLock()) {
       if (BrowserWindow.getAllWindows().length === 0) open();
     });
     // Deletes still inside their undo window are sent before the app goes.
-    let flushed = false;
-    app.on('before-quit', (event) => {
-      if (flushed) return;
-      event.preventDefault();
-      void handlers.flush().finally(() => {
-        flushed = true;
-        app.quit();
-      });
-    });
+    app.on('before-quit', flushBeforeQuit(() => handlers.flush(), () => app.quit()));
     app.on('will-quit', () => {
       updates?.stop();
       handlers.dispose();

@@ -1,16 +1,7 @@
 import { BrowserWindow, protocol, screen, session, type Session } from 'electron';
-import { readFile } from 'node:fs/promises';
-import { join, normalize, sep } from 'node:path';
 import type { WindowState } from './account/accounts.ts';
-import {
-  APP_ORIGIN,
-  APP_SCHEME,
-  fitToDisplays,
-  mimeTypeFor,
-  resolveAppPath,
-  securityHeaders,
-  windowOptions,
-} from './security.ts';
+import { rendererResponse } from './renderer-files.ts';
+import { APP_ORIGIN, APP_SCHEME, fitToDisplays, windowOptions } from './security.ts';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
@@ -21,18 +12,7 @@ export function registerAppScheme(): void {
 
 /** Serves the built renderer on app://inbox-desk/ with the CSP on every file. */
 export function serveRenderer(rendererDir: string, target: Session = session.defaultSession): void {
-  const root = normalize(rendererDir + sep);
-  target.protocol.handle(APP_SCHEME, async (request) => {
-    const relative = resolveAppPath(request.url);
-    const file = relative === null ? null : normalize(join(root, relative));
-    if (file === null || !file.startsWith(root)) return new Response('Not found', { status: 404 });
-    try {
-      const bytes = await readFile(file);
-      return new Response(bytes, { headers: securityHeaders(mimeTypeFor(file), relative ?? '') });
-    } catch {
-      return new Response('Not found', { status: 404 });
-    }
-  });
+  target.protocol.handle(APP_SCHEME, (request) => rendererResponse(rendererDir, request.url));
 }
 
 export function createMainWindow(options: {

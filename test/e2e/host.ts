@@ -9,9 +9,9 @@
  * Any spec can open the app against any server; see fixtures.ts.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
@@ -19,7 +19,8 @@ import type { HttpOptions } from '../../src/main/api/http.ts';
 import { demoStarter } from '../../src/main/demo.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers.ts';
 import { registerIpc, type IpcRegistry } from '../../src/main/ipc.ts';
-import { mimeTypeFor, securityHeaders } from '../../src/main/security.ts';
+import { APP_ORIGIN } from '../../src/main/security.ts';
+import { rendererResponse } from '../../src/main/renderer-files.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
 import type { FlavorName } from '../../src/shared/domain/flavor.ts';
@@ -77,21 +78,11 @@ export interface AppHandle {
 
 const RENDERER_DIR = resolve('out/renderer');
 
+/** The built renderer on 127.0.0.1, answered by main's own rendererResponse (what the app:// protocol answers). */
 async function serveRenderer(): Promise<{ server: Server; origin: string }> {
-  const root = normalize(RENDERER_DIR);
   const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(root, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(root)) {
-      response.writeHead(404).end();
-      return;
-    }
-    try {
-      const bytes = await readFile(file);
-      response.writeHead(200, securityHeaders(mimeTypeFor(file), path)).end(bytes);
-    } catch {
-      response.writeHead(404).end();
-    }
+    const answer = await rendererResponse(RENDERER_DIR, `${APP_ORIGIN}${new URL(request.url ?? '/', 'http://x').pathname}`);
+    response.writeHead(answer.status, Object.fromEntries(answer.headers.entries())).end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();

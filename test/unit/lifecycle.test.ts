@@ -1,0 +1,81 @@
+/**
+ * The lifecycle decisions index.ts wires to Electron's events (issue 22),
+ * run with fakes: the quit path sends the deletes still waiting, and quits
+ * once; a second start brings the window back; a draft asks before closing.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { DeferredActions } from '../../src/main/deferred.ts';
+import { flushBeforeQuit, focusExisting, mayClose } from '../../src/main/lifecycle.ts';
+
+describe('quitting', () => {
+  it('holds the first quit until waiting deletes are sent, then quits once', async () => {
+    const deferred = new DeferredActions();
+    const sent: string[] = [];
+    deferred.schedule('email:1', 60_000, async () => void sent.push('DELETE 1'));
+    deferred.schedule('email:2', 60_000, async () => void sent.push('DELETE 2'));
+    const quit = vi.fn();
+    const onBeforeQuit = flushBeforeQuit(() => deferred.flush(), quit);
+    const first = { preventDefault: vi.fn() };
+    onBeforeQuit(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    // A second quit while sending waits for the same sending.
+    const second = { preventDefault: vi.fn() };
+    onBeforeQuit(second);
+    expect(second.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(quit).toHaveBeenCalledTimes(1));
+    expect(sent.sort()).toEqual(['DELETE 1', 'DELETE 2']);
+    // The quit that follows goes through.
+    const last = { preventDefault: vi.fn() };
+    onBeforeQuit(last);
+    expect(last.preventDefault).not.toHaveBeenCalled();
+    expect(quit).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a second start', () => {
+  it('brings the window back, restored and focused', () => {
+    const window = { isMinimized: () => true, restore: vi.fn(), focus: vi.fn() };
+    focusExisting(window);
+    expect(window.restore).toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalled();
+    expect(() => focusExisting(null)).not.toThrow();
+  });
+});
+
+describe('closing with a draft', () => {
+  it('asks only when a rule has unsaved changes, and keeps the window on Keep editing', () => {
+    const ask = vi.fn(() => false);
+    expect(mayClose(null, ask)).toBe(true);
+    expect(ask).not.toHaveBeenCalled();
+    expect(mayClose('Alerts, renamed', ask)).toBe(false);
+    expect(ask).toHaveBeenCalledWith('Alerts, renamed');
+    expect(mayClose('Alerts, renamed', () => true)).toBe(true);
+  });
+});
+
+describe('the app:// protocol (rendererResponse, which the test host serves with too)', () => {
+  it('answers the renderer’s files with their policies, and nothing outside the folder', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { rendererResponse } = await import('../../src/main/renderer-files.ts');
+    const { CONTENT_SECURITY_POLICY } = await import('../../src/main/security.ts');
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-renderer-'));
+    try {
+      await writeFile(join(dir, 'index.html'), '<!doctype html><p>app</p>');
+      await writeFile(join(dir, 'email-frame.html'), '<!doctype html>');
+      await writeFile(join(tmpdir(), 'secret.txt'), 'outside');
+      const index = await rendererResponse(dir, 'app://inbox-desk/');
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+      const frame = await rendererResponse(dir, 'app://inbox-desk/email-frame.html');
+      expect(frame.headers.get('content-security-policy')).toMatch(/img-src data:;/);
+      for (const url of ['app://inbox-desk/../secret.txt', 'app://inbox-desk/%2e%2e/secret.txt', 'app://elsewhere/index.html', 'app://inbox-desk/missing.js']) {
+        expect((await rendererResponse(dir, url)).status, url).toBe(404);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
