@@ -190,6 +190,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const { bytes } = await c.getAttachment(emailId, attachmentId);
         return { savedTo: await deps.saveFile(safeFileName(attachment.file_name), bytes) };
       }),
+    saveRawMessage: ({ id }) =>
+      withClient(async (c) => {
+        const email = c.knownEmail(id) ?? (await c.getEmail(id));
+        // The stored bytes as they are (rawMessage): what any mail program opens as the email.
+        return { savedTo: await deps.saveFile(safeFileName(`${email.subject || 'email'}.eml`), await c.rawMessage(id)) };
+      }),
     automationPayload: ({ emailId, input }) => {
       const body = checkedAutomation(input);
       return withClient(async (c) => (await payloadFor(c, emailId, body)).preview);

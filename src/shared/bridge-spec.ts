@@ -12,6 +12,7 @@ export const METHODS = [
   'undoDelete',
   'setFavorite',
   'saveAttachment',
+  'saveRawMessage',
   'getInlineImages',
   'listAutomations',
   'createAutomation',

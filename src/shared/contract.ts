@@ -133,6 +133,7 @@ export const contract = {
   undoDelete: z.object({ id: Id, kind: z.enum(['email', 'automation']).optional() }).strict(),
   setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
+  saveRawMessage: z.object({ id: Id }).strict(),
   /** The email's own inline images (cid:), as data: URLs. */
   getInlineImages: z.object({ id: Id }).strict(),
   listAutomations: None,
@@ -236,6 +237,8 @@ export interface Results {
   undoDelete: { undone: boolean };
   setFavorite: null;
   saveAttachment: { savedTo: string | null };
+  /** The raw message's exact bytes, saved as a .eml file where the user chose. */
+  saveRawMessage: { savedTo: string | null };
   /** Content-ID → data: URL. */
   getInlineImages: Record<string, string>;
   listAutomations: Automation[];

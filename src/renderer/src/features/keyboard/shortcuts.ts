@@ -41,6 +41,9 @@ export type Action =
   | 'go-automations'
   | 'go-settings'
   | 'new-automation'
+  | 'copy-code'
+  | 'copy-link'
+  | 'save-eml'
   | 'shortcuts';
 
 export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
@@ -71,6 +74,8 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'g i / g a / g s', action: 'go-inbox', label: 'Go to inbox / automations / settings' },
   { keys: 'c', action: 'new-automation', label: 'New automation (in automations)' },
   { keys: 'R', action: 'rule-from-email', label: 'New rule from this email' },
+  { keys: 'C / L', action: 'copy-code', label: 'Copy the email’s code / its main link (password reset, confirm…)' },
+  { keys: 'E', action: 'save-eml', label: 'Save the email as .eml (its exact bytes)' },
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
 ];
 
@@ -117,6 +122,9 @@ export const COMMANDS: Record<Action, { label: string; keys: string }> = {
   'go-automations': { label: 'Go to automations', keys: 'g a' },
   'go-settings': { label: 'Go to settings', keys: 'g s' },
   'new-automation': { label: 'New automation', keys: 'c' },
+  'copy-code': { label: 'Copy the verification code', keys: 'C' },
+  'copy-link': { label: 'Copy the main link (reset, confirm, sign in)', keys: 'L' },
+  'save-eml': { label: 'Save the email as .eml', keys: 'E' },
   shortcuts: { label: 'Show keyboard shortcuts', keys: '?' },
 };
 
@@ -128,6 +136,9 @@ const SINGLE: Record<string, Action> = {
   G: 'bottom',
   x: 'toggle-check',
   R: 'rule-from-email',
+  C: 'copy-code',
+  L: 'copy-link',
+  E: 'save-eml',
   J: 'extend-down',
   K: 'extend-up',
   z: 'undo',

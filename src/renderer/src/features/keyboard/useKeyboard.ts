@@ -234,6 +234,13 @@ export function run(action: Action): void {
       // The form's title field takes focus as it mounts.
       if (s.view === 'automations' && !s.automationsLack.create && s.automationsError?.kind !== 'forbidden') s.editAutomation('new');
       break;
+    case 'copy-code':
+    case 'copy-link':
+      if (s.openId) void s.copyInsight(action === 'copy-code' ? 'code' : 'link');
+      break;
+    case 'save-eml':
+      if (s.openId) void s.saveRawMessage();
+      break;
     case 'shortcuts':
       s.toggleShortcuts();
       break;

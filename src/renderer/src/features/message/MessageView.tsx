@@ -7,7 +7,8 @@ import { confirmDelete } from '../keyboard/useKeyboard.ts';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
-import { formatAvailable } from './slice.ts';
+import { formatAvailable, insightsOf } from './slice.ts';
+import { senderChecks } from '../../../../shared/domain/sender-checks.ts';
 import { linkQuestion } from './link-check.ts';
 import { hasInlineImages, nextTask, sanitizedAlready, sanitizeEmailHtmlCached, sanitizeInSlicesCached, type SanitizeOutcome } from './sanitize.ts';
 import { layoutChunks } from './layout-chunks.ts';
@@ -269,6 +270,51 @@ function AttachmentChooser() {
   );
 }
 
+/** Bodies up to this size are read for a code and a link as they open; a longer one only when C or L asks. */
+const INSIGHTS_MAX_CHARS = 300_000;
+
+/** The verification code and the main link, on top of the email, each one key from the clipboard. */
+function InsightsBar({ email, body }: { email: Email; body: EmailBody | null }) {
+  const found = useMemo(() => (body && body.content.length <= INSIGHTS_MAX_CHARS ? insightsOf(email.subject, body) : null), [email.subject, body]);
+  if (!found || (!found.code && !found.link)) return null;
+  return (
+    <div className="insights" role="group" aria-label="Found in this email">
+      {found.code && (
+        <span>
+          Code <code>{found.code.code}</code> <kbd>C</kbd> copies
+        </span>
+      )}
+      {found.link && (
+        <span title={found.link.url}>
+          Link “{found.link.text || new URL(found.link.url).host}” <kbd>L</kbd> copies
+        </span>
+      )}
+    </div>
+  );
+}
+
+const VERDICT_LABEL = { pass: 'pass', warn: 'warn', fail: 'fail' } as const;
+
+/** Pass / warn / fail for what the headers say of the sender (sender-checks.ts). */
+function SenderChecks({ headers, email }: { headers: { name: string; value: string }[]; email: Email }) {
+  const checks = useMemo(() => senderChecks(headers, { hasHtml: email.has_html, hasText: email.has_text }), [headers, email.has_html, email.has_text]);
+  return (
+    <table className="sender-checks" aria-label="Sender checks">
+      <tbody>
+        {checks.map((check) => (
+          <tr key={check.name} data-verdict={check.verdict}>
+            <th scope="row">{check.name}</th>
+            <td>
+              <span className={`verdict ${check.verdict}`}>{VERDICT_LABEL[check.verdict]}</span>
+            </td>
+            <td>{check.detail}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function MessageView() {
   const email = useStore((s) => s.email);
   const body = useStore((s) => s.body);
@@ -313,6 +359,7 @@ export function MessageView() {
               </time>
             </dd>
           </dl>
+          <InsightsBar email={email} body={body} />
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">
               {FORMATS.map(({ format: f, label, key }) => (
@@ -364,6 +411,7 @@ export function MessageView() {
         </header>
       )}
       <div className="message-body" aria-busy={loading}>
+        {openId && headers && email && <SenderChecks headers={headers} email={email} />}
         {openId && headers && (
           <table className="headers-view" aria-label="Headers">
             <tbody>

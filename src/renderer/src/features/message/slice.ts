@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
+import { findActionLink, findCode, linksOfDocument, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
 import { LruCache } from '../../../../shared/lru.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
@@ -32,6 +33,23 @@ export interface MessageSlice {
   allowRemote: () => void;
   closeMessage: () => void;
   saveAttachment: (attachmentId: string) => Promise<void>;
+  /** The open email's raw message, saved as .eml (E). */
+  saveRawMessage: () => Promise<void>;
+  /** Copies the open email's code or main link (C, L), found by mail-insights.ts; a toast says what. */
+  copyInsight: (what: 'code' | 'link') => Promise<void>;
+}
+
+/**
+ * The code and the main link of an email, from its body as shown: an HTML
+ * body is parsed in an inert document (DOMParser: nothing loads), a text body
+ * read line by line.
+ */
+export function insightsOf(subject: string, body: EmailBody): { code: FoundCode | null; link: EmailLink | null } {
+  if (body.format === 'html') {
+    const doc = new DOMParser().parseFromString(body.content, 'text/html');
+    return { code: findCode(subject, doc.body?.textContent ?? ''), link: findActionLink(linksOfDocument(doc)) };
+  }
+  return { code: findCode(subject, body.content), link: findActionLink(linksOfText(body.content)) };
 }
 
 export function formatAvailable(email: Pick<Email, 'has_html' | 'has_text'>, format: BodyFormat): boolean {
@@ -194,6 +212,30 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
   closeMessage: () => {
     messageSequence++;
     set({ openId: null, email: null, body: null, messageError: null, messageLoading: false });
+  },
+
+  saveRawMessage: async () => {
+    const id = get().openId;
+    if (!id) return;
+    try {
+      const { savedTo } = await call('saveRawMessage', { id });
+      if (savedTo) get().notify({ kind: 'not-found', message: `Saved to ${savedTo}`, details: {} }, 'info');
+    } catch (error) {
+      get().notify(asBridgeError(error));
+    }
+  },
+
+  copyInsight: async (what) => {
+    const { email, body } = get();
+    if (!email || !body) return;
+    const found = insightsOf(email.subject, body);
+    const text = what === 'code' ? found.code?.code : found.link?.url;
+    if (!text) {
+      get().notify({ kind: 'not-found', message: what === 'code' ? 'No verification code found in this email.' : 'No main link found in this email.', details: {} }, 'info');
+      return;
+    }
+    await call('copyText', { text });
+    get().notify({ kind: 'not-found', message: what === 'code' ? `Copied the code ${text}.` : `Copied the link ${text}.`, details: {} }, 'info');
   },
 
   saveAttachment: async (attachmentId) => {

@@ -1,0 +1,78 @@
+/**
+ * The tester's bench (issue 23, first tools): the verification code and the
+ * main link on top of the email, each one key to the clipboard; sender checks
+ * in the headers view; the email saved as .eml with its exact bytes. None of
+ * it fetches anything from the email's URLs.
+ */
+import { readFile } from 'node:fs/promises';
+import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { expect, test } from './fixtures.ts';
+
+const TOKEN = 'bench-tools-1';
+const RAW = [
+  'Return-Path: <bounce@acme.test>',
+  'Authentication-Results: mx.inbox.test; dkim=pass header.i=@acme.test; spf=softfail smtp.mailfrom=acme.test; dmarc=pass header.from=acme.test',
+  'From: Acme <no-reply@acme.test>',
+  'To: qa@inbox.test',
+  'Subject: Verify your email',
+  'Date: Mon, 02 Nov 2026 10:00:00 +0000',
+  'Message-ID: <verify.1@acme.test>',
+  'List-Unsubscribe: <https://acme.test/u/1>',
+  'MIME-Version: 1.0',
+  'Content-Type: text/html; charset=utf-8',
+  '',
+  '<p>Welcome! Your verification code is <b>482913</b>.</p><p><a href="https://acme.test/verify?t=abc">Confirm my email</a></p><p><a href="https://acme.test/unsubscribe">Unsubscribe</a></p><img src="https://track.acme.test/open.gif">',
+  '',
+].join('\r\n');
+
+test.describe('the tester’s bench', () => {
+  let service: RunningService;
+  test.beforeAll(async () => {
+    service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+    await service.inject(RAW);
+  });
+  test.afterAll(() => service.close());
+
+  test('code and link on top, C and L copy them, 4 shows sender checks, E saves the .eml byte for byte', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Verify your email' }).click();
+    const found = page.getByRole('group', { name: 'Found in this email' });
+    await expect(found).toContainText('Code 482913');
+    await expect(found).toContainText('Link “Confirm my email”');
+    await page.keyboard.press('C');
+    await expect.poll(() => app.clipboard).toBe('482913');
+    await expect(page.getByText('Copied the code 482913.')).toBeVisible();
+    await page.keyboard.press('L');
+    await expect.poll(() => app.clipboard).toBe('https://acme.test/verify?t=abc');
+
+    await page.keyboard.press('4');
+    const checks = page.getByRole('table', { name: 'Sender checks' });
+    const verdict = (name: string) => checks.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) }).locator('.verdict');
+    await expect(verdict('DKIM')).toHaveText('pass');
+    await expect(verdict('SPF')).toHaveText('fail');
+    await expect(verdict('DMARC')).toHaveText('pass');
+    await expect(verdict('One-click unsubscribe (RFC 8058)')).toHaveText('warn');
+    await expect(verdict('Text part')).toHaveText('warn');
+
+    await page.keyboard.press('E');
+    await expect(page.getByText(/Saved to .*Verify your email\.eml/)).toBeVisible();
+    const saved = await readFile(`${app.dataDir}/Verify your email.eml`);
+    expect(saved.equals(Buffer.from(RAW))).toBe(true);
+    // Nothing of the email's was fetched by any of it (the pixel stays blocked until i).
+    expect(app.blockedRequests).toEqual([]);
+  });
+
+  test('the palette and the help list the new keys', async ({ openApp }) => {
+    const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first()).toBeVisible();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    for (const [name, key] of [['Copy the verification code', 'C'], ['Copy the main link', 'L'], ['Save the email as .eml', 'E']]) {
+      await expect(palette.getByRole('option', { name: new RegExp(`^${name}`) }).locator('kbd')).toHaveText(key!);
+    }
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: /shortcuts/i })).toContainText('Save the email as .eml');
+  });
+});
