@@ -25,11 +25,47 @@ const RAW = [
   '',
 ].join('\r\n');
 
+const DARK_AWARE = [
+  'From: Acme <news@acme.test>',
+  'To: qa@inbox.test',
+  'Subject: Dark aware',
+  'Date: Mon, 02 Nov 2026 09:00:00 +0000',
+  'MIME-Version: 1.0',
+  'Content-Type: text/html; charset=utf-8',
+  '',
+  '<style>.hero { color: rgb(10, 20, 30) } @media (prefers-color-scheme: dark) { .hero { color: rgb(200, 210, 220) } }</style><table width="600"><tr><td><p class="hero">Fits a phone?</p></td></tr></table>',
+  '',
+].join('\r\n');
+
 test.describe('the tester’s bench', () => {
   let service: RunningService;
   test.beforeAll(async () => {
     service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+    await service.inject(DARK_AWARE);
     await service.inject(RAW);
+  });
+
+  test('w cycles the frame through a phone’s and a tablet’s width, D shows the email as a client in dark mode, nothing fetched again', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Dark aware' }).click();
+    const frameElement = page.locator('iframe[title="Email content"]');
+    const hero = page.frameLocator('iframe[title="Email content"]').locator('.hero');
+    await expect(hero).toHaveCSS('color', 'rgb(10, 20, 30)');
+    const requestsBefore = app.calls.length;
+    await page.keyboard.press('w');
+    await expect.poll(async () => (await frameElement.boundingBox())!.width).toBe(375);
+    await expect(page.getByRole('status').filter({ hasText: 'Previewing as a phone (375 px)' })).toBeVisible();
+    await page.keyboard.press('w');
+    await expect.poll(async () => (await frameElement.boundingBox())!.width).toBe(768);
+    await page.keyboard.press('D');
+    await expect(hero).toHaveCSS('color', 'rgb(200, 210, 220)');
+    await page.keyboard.press('w');
+    await page.keyboard.press('D');
+    await expect(hero).toHaveCSS('color', 'rgb(10, 20, 30)');
+    await expect(page.getByRole('status').filter({ hasText: 'Previewing as' })).toHaveCount(0);
+    // Widths and dark mode cost no call to main, let alone a fetch.
+    expect(app.calls.slice(requestsBefore).filter((c) => c !== 'watchList')).toEqual([]);
   });
   test.afterAll(() => service.close());
 

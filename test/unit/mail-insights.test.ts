@@ -91,3 +91,21 @@ describe('sender checks (issue 23)', () => {
     expect(senderChecks([], { hasHtml: false, hasText: true }).find((c) => c.name === 'Message-ID')?.verdict).toBe('fail');
   });
 });
+
+describe('reading an HTML body without a DOM (issue 23)', () => {
+  it('finds the text and the links, skipping styles and scripts', async () => {
+    const { htmlTextAndLinks } = await import('../../src/shared/domain/mail-insights.ts');
+    const read = htmlTextAndLinks('<style>a{color:red}</style><p>Your code is <b>482&#57;13</b>.</p><a class="btn" href="https://acme.test/r?a=1&amp;b=2">Reset <span>password</span></a><script>x()</script><a href=\'/x\'>rel</a>');
+    expect(read.text).toContain('Your code is 482913');
+    expect(read.text).not.toContain('color');
+    expect(read.links).toEqual([{ url: 'https://acme.test/r?a=1&b=2', text: 'Reset password' }, { url: '/x', text: 'rel' }]);
+  });
+  it('stays linear on hostile bodies (deep nesting, unclosed links)', async () => {
+    const { htmlTextAndLinks } = await import('../../src/shared/domain/mail-insights.ts');
+    for (const hostile of ['<b>x'.repeat(73_250), '<a href="https://x.test">'.repeat(50_000), '<div></x>'.repeat(10_000), `<style>${'a'.repeat(300_000)}`, '<style></style>'.repeat(50_000)]) {
+      const began = performance.now();
+      htmlTextAndLinks(hostile);
+      expect(performance.now() - began, hostile.slice(0, 20)).toBeLessThan(100);
+    }
+  });
+});

@@ -74,9 +74,62 @@ export function findActionLink(links: EmailLink[]): EmailLink | null {
   return candidates.find((link) => ACTION.test(link.text)) ?? candidates.find((link) => ACTION.test(link.url)) ?? null;
 }
 
-/** The links of an email's HTML, in order, as text and address (a DOMParser's document or any parsed tree). */
-export function linksOfDocument(doc: { querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null; textContent: string | null }> }): EmailLink[] {
-  return Array.from(doc.querySelectorAll('a[href]')).map((a) => ({ url: (a.getAttribute('href') ?? '').trim(), text: (a.textContent ?? '').replace(/\s+/g, ' ').trim() }));
+const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * An HTML body's text and links, read without a DOM: a hostile body (deep
+ * nesting, huge) costs one linear pass, never a parse. Style and script
+ * blocks are skipped; each <a href> gives its address and its text.
+ */
+export function htmlTextAndLinks(html: string): { text: string; links: EmailLink[] } {
+  const lower = html.toLowerCase();
+  let cleaned = '';
+  let at = 0;
+  const blocks = /<(style|script)\b/g;
+  for (;;) {
+    blocks.lastIndex = at;
+    const found = blocks.exec(lower);
+    if (found === null) {
+      cleaned += html.slice(at);
+      break;
+    }
+    const start = found.index;
+    const tag = lower.startsWith('<style', start) ? 'style' : 'script';
+    const end = lower.indexOf(`</${tag}`, start);
+    cleaned += html.slice(at, start);
+    if (end === -1) break;
+    at = lower.indexOf('>', end) + 1 || html.length;
+  }
+  const links: EmailLink[] = [];
+  const cleanedLower = cleaned.toLowerCase();
+  let from = 0;
+  for (;;) {
+    const open = cleanedLower.indexOf('<a', from);
+    if (open === -1) break;
+    const tagEnd = cleaned.indexOf('>', open);
+    if (tagEnd === -1) break;
+    const close = cleanedLower.indexOf('</a', tagEnd);
+    // No closing tag further on: no later link can close either.
+    if (close === -1) break;
+    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(cleaned.slice(open, tagEnd + 1));
+    if (href && /^<a[\s>]/i.test(cleaned.slice(open, open + 3))) {
+      const url = decodeEntities((href[1] ?? href[2] ?? href[3] ?? '').trim());
+      links.push({ url, text: decodeEntities(cleaned.slice(tagEnd + 1, close).replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim() });
+    }
+    from = close + 3;
+  }
+  const text = decodeEntities(cleaned.replace(/<br\s*\/?>|<\/(p|div|tr|li|h\d)>/gi, '\n').replace(/<[^>]*>/g, ' ')).replace(/[ \t]+/g, ' ');
+  return { text, links };
 }
 
 /** The links of a text body: bare URLs, with the text of their line as their label. */

@@ -44,6 +44,8 @@ export type Action =
   | 'copy-code'
   | 'copy-link'
   | 'save-eml'
+  | 'preview-width'
+  | 'preview-dark'
   | 'shortcuts';
 
 export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
@@ -76,6 +78,7 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'R', action: 'rule-from-email', label: 'New rule from this email' },
   { keys: 'C / L', action: 'copy-code', label: 'Copy the email’s code / its main link (password reset, confirm…)' },
   { keys: 'E', action: 'save-eml', label: 'Save the email as .eml (its exact bytes)' },
+  { keys: 'w / D', action: 'preview-width', label: 'Preview as a phone / tablet / full width; as a client in dark mode' },
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
 ];
 
@@ -125,6 +128,8 @@ export const COMMANDS: Record<Action, { label: string; keys: string }> = {
   'copy-code': { label: 'Copy the verification code', keys: 'C' },
   'copy-link': { label: 'Copy the main link (reset, confirm, sign in)', keys: 'L' },
   'save-eml': { label: 'Save the email as .eml', keys: 'E' },
+  'preview-width': { label: 'Preview width: phone, tablet, full', keys: 'w' },
+  'preview-dark': { label: 'Preview in a client’s dark mode', keys: 'D' },
   shortcuts: { label: 'Show keyboard shortcuts', keys: '?' },
 };
 
@@ -139,6 +144,8 @@ const SINGLE: Record<string, Action> = {
   C: 'copy-code',
   L: 'copy-link',
   E: 'save-eml',
+  w: 'preview-width',
+  D: 'preview-dark',
   J: 'extend-down',
   K: 'extend-up',
   z: 'undo',

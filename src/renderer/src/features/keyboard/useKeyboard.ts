@@ -241,6 +241,12 @@ export function run(action: Action): void {
     case 'save-eml':
       if (s.openId) void s.saveRawMessage();
       break;
+    case 'preview-width':
+      s.cyclePreviewWidth();
+      break;
+    case 'preview-dark':
+      s.togglePreviewDark();
+      break;
     case 'shortcuts':
       s.toggleShortcuts();
       break;

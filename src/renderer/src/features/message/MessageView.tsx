@@ -55,6 +55,8 @@ function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
  */
 function HtmlBody({ html, email }: { html: string; email: Email | null }) {
   const id = email?.id ?? '';
+  const previewWidth = useStore((s) => s.previewWidth);
+  const previewDark = useStore((s) => s.previewDark);
   const allowRemote = useStore((s) => Boolean(s.remoteAllowed[id]));
   const allow = useStore((s) => s.allowRemote);
   const inline = useStore((s) => s.inlineImages[id]);
@@ -79,7 +81,13 @@ function HtmlBody({ html, email }: { html: string; email: Email | null }) {
         </div>
       )}
       {/* A frame's policy is fixed when it loads: a new one only when remote content is allowed. */}
-      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={clean?.html ?? ''} allowRemote={allowRemote} hidden={!email} />
+      {email && (previewWidth !== 'full' || previewDark) && (
+        <p className="preview-mode" role="status">
+          Previewing as {PREVIEW_WIDTHS[previewWidth].label}
+          {previewDark ? ', in a client’s dark mode' : ''} (w, D)
+        </p>
+      )}
+      <EmailFrame key={allowRemote ? 'remote' : 'local'} clean={clean?.html ?? ''} allowRemote={allowRemote} hidden={!email} width={previewWidth} dark={previewDark} />
     </>
   );
 }
@@ -107,6 +115,49 @@ function useSanitized(html: string, allowRemote: boolean, inline: Record<string,
   return computed && computed.html === html && computed.allowRemote === allowRemote && computed.inline === inline ? computed.outcome : null;
 }
 
+/** Each @media rule's own condition, kept while the preview rewrites it. */
+const originalMedia = new WeakMap<CSSMediaRule, string>();
+
+/**
+ * Shows the email as a client in dark mode would: its prefers-color-scheme
+ * rules are answered as dark (a frame's media queries follow the app, not a
+ * setting of its own), and the frame's defaults turn dark. Off, every rule
+ * gets its own condition back.
+ */
+function previewColorScheme(doc: Document, dark: boolean): void {
+  doc.documentElement.dataset.scheme = dark ? 'dark' : 'light';
+  const walk = (rules: CSSRuleList) => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof (doc.defaultView?.CSSMediaRule ?? CSSMediaRule)) {
+        const media = rule as CSSMediaRule;
+        const own = originalMedia.get(media) ?? media.media.mediaText;
+        if (/prefers-color-scheme/i.test(own)) {
+          originalMedia.set(media, own);
+          media.media.mediaText = dark
+            ? own.replace(/\(\s*prefers-color-scheme\s*:\s*dark\s*\)/gi, '(min-width: 0px)').replace(/\(\s*prefers-color-scheme\s*:\s*light\s*\)/gi, '(max-width: 0px)')
+            : own;
+        }
+      }
+      const children = (rule as { cssRules?: CSSRuleList }).cssRules;
+      if (children) walk(children);
+    }
+  };
+  for (const sheet of Array.from(doc.styleSheets)) {
+    try {
+      walk(sheet.cssRules);
+    } catch {
+      // A sheet the frame may not read (none today: every rule is the email's own, sanitized).
+    }
+  }
+}
+
+export type PreviewWidth = 'full' | 'tablet' | 'phone';
+export const PREVIEW_WIDTHS: Record<PreviewWidth, { css: string; label: string }> = {
+  full: { css: '100%', label: 'the full width' },
+  tablet: { css: '768px', label: 'a tablet (768 px)' },
+  phone: { css: '375px', label: 'a phone (375 px)' },
+};
+
 /** Shorter sanitized HTML than this is laid out in one go. */
 const RENDER_AT_ONCE_CHARS = 30_000;
 
@@ -117,7 +168,7 @@ const RENDER_AT_ONCE_CHARS = 30_000;
  * write the body, size the frame and route link clicks to the system browser.
  * Links carry no href (sanitize.ts), so nothing in the email can navigate it.
  */
-function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote: boolean; hidden: boolean }) {
+function EmailFrame({ clean, allowRemote, hidden, width, dark }: { clean: string; allowRemote: boolean; hidden: boolean; width: PreviewWidth; dark: boolean }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
   // Where a link goes, shown while it is hovered or focused (a status line, as in a browser).
@@ -155,6 +206,15 @@ function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote
       stopped = true;
     };
   }, [loaded, clean]);
+
+  // Another width reflows the email, a client's dark mode restyles it: the frame takes its new
+  // height. Neither fetches anything again.
+  useLayoutEffect(() => {
+    const doc = frame.current?.contentDocument;
+    if (!doc || !frame.current) return;
+    previewColorScheme(doc, dark);
+    frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
+  }, [width, dark, clean, loaded]);
 
   const onLoad = () => {
     const doc = frame.current?.contentDocument;
@@ -202,6 +262,8 @@ function EmailFrame({ clean, allowRemote, hidden }: { clean: string; allowRemote
         referrerPolicy="no-referrer"
         // A document of its own with its own CSP (src/renderer/email-frame*.html): no remote image before `i`.
         src={allowRemote ? 'email-frame-remote.html' : 'email-frame.html'}
+        // A phone's or a tablet's width (the frame's own width: the email reflows as on that screen).
+        style={{ width: PREVIEW_WIDTHS[width].css, maxWidth: width === 'full' ? '100%' : 'none' }}
         onLoad={onLoad}
         hidden={hidden}
       />

@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
-import { findActionLink, findCode, linksOfDocument, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
+import { findActionLink, findCode, htmlTextAndLinks, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
 import { LruCache } from '../../../../shared/lru.ts';
 import { asBridgeError, call } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
@@ -33,6 +33,11 @@ export interface MessageSlice {
   allowRemote: () => void;
   closeMessage: () => void;
   saveAttachment: (attachmentId: string) => Promise<void>;
+  /** The email frame's width and dark mode, as a phone, a tablet or a client in dark mode shows it (w, D). */
+  previewWidth: 'full' | 'tablet' | 'phone';
+  previewDark: boolean;
+  cyclePreviewWidth: () => void;
+  togglePreviewDark: () => void;
   /** The open email's raw message, saved as .eml (E). */
   saveRawMessage: () => Promise<void>;
   /** Copies the open email's code or main link (C, L), found by mail-insights.ts; a toast says what. */
@@ -41,13 +46,13 @@ export interface MessageSlice {
 
 /**
  * The code and the main link of an email, from its body as shown: an HTML
- * body is parsed in an inert document (DOMParser: nothing loads), a text body
- * read line by line.
+ * body read in one linear pass without a DOM (a hostile body is never parsed
+ * for this), a text body line by line.
  */
 export function insightsOf(subject: string, body: EmailBody): { code: FoundCode | null; link: EmailLink | null } {
   if (body.format === 'html') {
-    const doc = new DOMParser().parseFromString(body.content, 'text/html');
-    return { code: findCode(subject, doc.body?.textContent ?? ''), link: findActionLink(linksOfDocument(doc)) };
+    const { text, links } = htmlTextAndLinks(body.content);
+    return { code: findCode(subject, text), link: findActionLink(links) };
   }
   return { code: findCode(subject, body.content), link: findActionLink(linksOfText(body.content)) };
 }
@@ -213,6 +218,14 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     messageSequence++;
     set({ openId: null, email: null, body: null, messageError: null, messageLoading: false });
   },
+
+  previewWidth: 'full',
+  previewDark: false,
+  cyclePreviewWidth: () => {
+    const order = ['full', 'phone', 'tablet'] as const;
+    set({ previewWidth: order[(order.indexOf(get().previewWidth) + 1) % order.length]! });
+  },
+  togglePreviewDark: () => set({ previewDark: !get().previewDark }),
 
   saveRawMessage: async () => {
     const id = get().openId;
