@@ -51,13 +51,20 @@ function clearTransportQuestion(baseUrl: string): ConsentQuestion {
   };
 }
 
-export function privateTargetQuestion(origin: string): ConsentQuestion {
-  return {
-    kind: 'private-target',
-    title: 'Send a test to this machine or your network?',
-    message: `${origin} is on this computer or a private network. Inbox Desk will post the test payload there and show the start of its answer. Allow it for this account only if you run that receiver.`,
-    confirmLabel: 'Allow for this account',
-  };
+export function privateTargetQuestion(origin: string, purpose: 'send-test' | 'link-check' = 'send-test'): ConsentQuestion {
+  return purpose === 'send-test'
+    ? {
+        kind: 'private-target',
+        title: 'Send a test to this machine or your network?',
+        message: `${origin} is on this computer or a private network. Inbox Desk will post the test payload there and show the start of its answer. Allow it for this account only if you run that receiver.`,
+        confirmLabel: 'Allow for this account',
+      }
+    : {
+        kind: 'private-target',
+        title: 'Check links on this machine or your network?',
+        message: `An email links to ${origin}, which is on this computer or a private network. Inbox Desk would ask it for each link's status (HEAD, without your token). Allow it for this account only if you expect such links.`,
+        confirmLabel: 'Allow for this account',
+      };
 }
 
 const PLAINTEXT_QUESTION: ConsentQuestion = {

@@ -23,6 +23,7 @@ import { AccountSession } from './account-session.ts';
 import { privateTargetQuestion, saveAccount, testConnection, type ConsentQuestion } from './connect.ts';
 import { inlineImages } from './api/inline-images.ts';
 import { payloadFor, sendPayload } from './api/payload.ts';
+import { checkLinks, urlsOf } from './api/link-check.ts';
 import { safeFileName } from './file-names.ts';
 import { DEFAULT_POLL_MS, MailPoller } from './poller.ts';
 import { normaliseExternalUrl } from './security.ts';
@@ -109,10 +110,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   /** Local or private origins the demo's "Send test" may reach: this session only (the demo has no account to keep them). */
   const demoTestTargets = new Set<string>();
   /** Asked in main's own dialog, once per account and origin: never the renderer's word. */
-  async function allowTestTarget(origin: string): Promise<boolean> {
+  async function allowTestTarget(origin: string, purpose: 'send-test' | 'link-check' = 'send-test'): Promise<boolean> {
     const id = accounts.activeId;
     if (id === null ? demoTestTargets.has(origin) : accounts.trustsTestTarget(id, origin)) return true;
-    if (!(await deps.confirm(privateTargetQuestion(origin)))) return false;
+    if (!(await deps.confirm(privateTargetQuestion(origin, purpose)))) return false;
     if (id === null) demoTestTargets.add(origin);
     else await accounts.trustTestTarget(id, origin);
     return true;
@@ -196,6 +197,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         // The stored bytes as they are (rawMessage): what any mail program opens as the email.
         return { savedTo: await deps.saveFile(safeFileName(`${email.subject || 'email'}.eml`), await c.rawMessage(id)) };
       }),
+    checkLinks: ({ id }) =>
+      withClient(async (c) => {
+        const email = c.knownEmail(id) ?? (await c.getEmail(id));
+        const html = email.has_html ? (await c.getEmailBody(id, 'html')).content : null;
+        const text = email.has_text ? (await c.getEmailBody(id, 'text')).content : null;
+        // Asked for by the user, never before; private targets only with main's consent, as for Send test.
+        return { links: await checkLinks(urlsOf(html, text), (origin) => allowTestTarget(origin, 'link-check')) };
+      }),
     automationPayload: ({ emailId, input }) => {
       const body = checkedAutomation(input);
       return withClient(async (c) => (await payloadFor(c, emailId, body)).preview);
@@ -203,7 +212,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     sendTestPayload: ({ emailId, input }) => {
       const body = checkedAutomation(input);
       if (!body.action_url) throw new ServiceError('validation', 'Give the rule a webhook URL to send a test to.', { fields: { action_url: ['A webhook URL is needed for a test.'] } });
-      return withClient(async (c) => sendPayload(body.action_url!, (await payloadFor(c, emailId, body)).payload, { allowPrivate: allowTestTarget }));
+      return withClient(async (c) => sendPayload(body.action_url!, (await payloadFor(c, emailId, body)).payload, { allowPrivate: (origin) => allowTestTarget(origin) }));
     },
     reportUnsaved: async ({ title }) => {
       unsavedDraft = title;

@@ -66,6 +66,34 @@ function wireHeaders(headers: Record<string, string>): Record<string, string> {
  * Answers the status and the first `keep` characters of the answer; throws on
  * a network failure or when `timeoutMs` passes.
  */
+/**
+ * Asks a resolved target for its headers only (HEAD, or a GET whose body is
+ * not read), connecting to the checked address, following no redirect:
+ * the status and the Location, if any.
+ */
+export function probeTarget(target: WebhookTarget, method: 'HEAD' | 'GET', options: { timeoutMs: number }): Promise<{ status: number; location: string | null }> {
+  const pinned: RequestOptions['lookup'] = (_host, lookupOptions, callback) => {
+    const answer = callback as (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+    if (lookupOptions.all) answer(null, [{ address: target.address, family: target.family }]);
+    else answer(null, target.address, target.family);
+  };
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      target.url,
+      { method, headers: { 'User-Agent': 'InboxDesk-LinkCheck/1', Accept: '*/*' }, lookup: pinned, signal: AbortSignal.timeout(options.timeoutMs) },
+      (response) => {
+        const location = response.headers.location ?? null;
+        resolve({ status: response.statusCode ?? 0, location });
+        // Only the headers matter: the body is not read.
+        response.destroy();
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
 export function postToTarget(
   target: WebhookTarget,
   headers: Record<string, string>,

@@ -13,6 +13,7 @@ export const METHODS = [
   'setFavorite',
   'saveAttachment',
   'saveRawMessage',
+  'checkLinks',
   'getInlineImages',
   'listAutomations',
   'createAutomation',

@@ -134,6 +134,7 @@ export const contract = {
   setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
   saveRawMessage: z.object({ id: Id }).strict(),
+  checkLinks: z.object({ id: Id }).strict(),
   /** The email's own inline images (cid:), as data: URLs. */
   getInlineImages: z.object({ id: Id }).strict(),
   listAutomations: None,
@@ -173,6 +174,21 @@ export interface AccountSummary {
   tokenStorage: 'encrypted' | 'plaintext' | 'session-only' | null;
   /** How the token travels: TLS, loopback, or in clear (http:// beyond this machine, by consent). */
   transport: 'encrypted' | 'loopback' | 'clear';
+}
+
+/** One link or image of an email, as main found it when asked (api/link-check.ts). */
+export interface LinkCheck {
+  url: string;
+  kind: 'link' | 'image';
+  /** The link's text (images have none). */
+  text: string;
+  /** The last answer's status; 0 when there was none (error says why). */
+  status: number;
+  /** Each redirect followed, as "301 → where". */
+  redirects: string[];
+  finalUrl: string;
+  ms: number;
+  error?: string;
 }
 
 /** A webhook as the service would send it, for showing. */
@@ -239,6 +255,7 @@ export interface Results {
   saveAttachment: { savedTo: string | null };
   /** The raw message's exact bytes, saved as a .eml file where the user chose. */
   saveRawMessage: { savedTo: string | null };
+  checkLinks: { links: LinkCheck[] };
   /** Content-ID → data: URL. */
   getInlineImages: Record<string, string>;
   listAutomations: Automation[];

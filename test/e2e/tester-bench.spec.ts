@@ -112,3 +112,51 @@ test.describe('the tester’s bench', () => {
     await expect(page.getByRole('dialog', { name: /shortcuts/i })).toContainText('Save the email as .eml');
   });
 });
+
+test('V checks every link and image from main, on request only: statuses, redirects, time, broken first, no token sent', async ({ openApp }) => {
+  test.setTimeout(45_000);
+  const { createServer } = await import('node:http');
+  const seen: { method: string; url: string; authorization?: string }[] = [];
+  const web = createServer((request, response) => {
+    seen.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization });
+    const path = request.url ?? '';
+    if (path === '/ok' || path === '/img.png') return response.writeHead(200).end('ok');
+    if (path === '/moved') return response.writeHead(301, { Location: '/ok' }).end();
+    if (path === '/gone') return response.writeHead(404).end();
+    if (path === '/head-refused') return response.writeHead(request.method === 'HEAD' ? 405 : 200).end();
+    // /slow: never answers within the check's timeout.
+  });
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  const address = web.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+  try {
+    const html = ['ok', 'moved', 'gone', 'head-refused', 'slow'].map((p) => `<p><a href="${base}/${p}">${p}</a></p>`).join('') + `<img src="${base}/img.png">`;
+    await service.inject(['From: QA <qa@acme.test>', 'To: qa@inbox.test', 'Subject: Links to check', 'Date: Mon, 02 Nov 2026 08:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', '', html, ''].join('\r\n'));
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, consent: true });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Links to check' }).click();
+    await expect(page.getByRole('heading', { name: 'Links to check' })).toBeVisible();
+    await page.waitForTimeout(800);
+    // Opening the email asked the web for nothing.
+    expect(seen).toEqual([]);
+    await page.keyboard.press('V');
+    const report = page.getByRole('region', { name: 'Link check' });
+    await expect(report.getByRole('status')).toHaveText('6 checked: 2 broken.', { timeout: 20_000 });
+    const rows = await report.locator('tr').allTextContents();
+    // Broken first (in the email's order), then the redirect, then the good ones.
+    expect(rows[0]).toContain('404');
+    expect(rows[0]).toContain(`${base}/gone`);
+    expect(rows[1]).toContain('No answer within 8 s.');
+    expect(rows[2]).toContain('301 → /ok');
+    expect(rows.slice(3).every((r) => r.includes('200'))).toBe(true);
+    // HEAD first, GET where HEAD was refused; never the account's token; consent asked once for the origin.
+    expect(seen.filter((r) => r.url === '/head-refused').map((r) => r.method)).toEqual(['HEAD', 'GET']);
+    expect(seen.every((r) => r.authorization === undefined)).toBe(true);
+    expect(app.consentAsked).toEqual(['Check links on this machine or your network?']);
+  } finally {
+    await service.close();
+    web.closeAllConnections();
+    await new Promise<void>((resolve) => web.close(() => resolve()));
+  }
+});

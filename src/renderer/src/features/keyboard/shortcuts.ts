@@ -46,6 +46,7 @@ export type Action =
   | 'save-eml'
   | 'preview-width'
   | 'preview-dark'
+  | 'check-links'
   | 'shortcuts';
 
 export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
@@ -78,6 +79,7 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'R', action: 'rule-from-email', label: 'New rule from this email' },
   { keys: 'C / L', action: 'copy-code', label: 'Copy the email’s code / its main link (password reset, confirm…)' },
   { keys: 'E', action: 'save-eml', label: 'Save the email as .eml (its exact bytes)' },
+  { keys: 'V', action: 'check-links', label: 'Check every link and image of the email (asks the web: only when you press it)' },
   { keys: 'w / D', action: 'preview-width', label: 'Preview as a phone / tablet / full width; as a client in dark mode' },
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
 ];
@@ -130,6 +132,7 @@ export const COMMANDS: Record<Action, { label: string; keys: string }> = {
   'save-eml': { label: 'Save the email as .eml', keys: 'E' },
   'preview-width': { label: 'Preview width: phone, tablet, full', keys: 'w' },
   'preview-dark': { label: 'Preview in a client’s dark mode', keys: 'D' },
+  'check-links': { label: 'Check every link and image', keys: 'V' },
   shortcuts: { label: 'Show keyboard shortcuts', keys: '?' },
 };
 
@@ -146,6 +149,7 @@ const SINGLE: Record<string, Action> = {
   E: 'save-eml',
   w: 'preview-width',
   D: 'preview-dark',
+  V: 'check-links',
   J: 'extend-down',
   K: 'extend-up',
   z: 'undo',

@@ -247,6 +247,9 @@ export function run(action: Action): void {
     case 'preview-dark':
       s.togglePreviewDark();
       break;
+    case 'check-links':
+      if (s.openId) void s.checkLinks();
+      break;
     case 'shortcuts':
       s.toggleShortcuts();
       break;

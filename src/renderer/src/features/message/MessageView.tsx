@@ -355,6 +355,45 @@ function InsightsBar({ email, body }: { email: Email; body: EmailBody | null }) 
   );
 }
 
+/** The links and images main checked when asked (V): broken ones first, each with its status, redirects and time. */
+function LinkReport({ emailId }: { emailId: string }) {
+  const check = useStore((s) => s.linkCheck);
+  if (!check || check.id !== emailId) return null;
+  if (check.running) {
+    return (
+      <p className="link-report" role="status">
+        Checking the links and images…
+      </p>
+    );
+  }
+  const broken = check.links.filter((l) => l.status === 0 || l.status >= 400).length;
+  return (
+    <section className="link-report" aria-label="Link check">
+      <p role="status">
+        {check.links.length === 0 ? 'This email has no web links or images.' : `${check.links.length} checked: ${broken} broken.`}
+      </p>
+      <table>
+        <tbody>
+          {check.links.map((link) => (
+            <tr key={link.url} data-broken={link.status === 0 || link.status >= 400 || undefined}>
+              <td>
+                <span className={`verdict ${link.status === 0 || link.status >= 400 ? 'fail' : link.redirects.length > 0 ? 'warn' : 'pass'}`}>{link.status || 'error'}</span>
+              </td>
+              <td>
+                {link.kind === 'image' ? 'image ' : ''}
+                <span className="url">{link.url}</span>
+                {link.redirects.length > 0 && <small> {link.redirects.join(', ')}</small>}
+                {link.error && <small> {link.error}</small>}
+              </td>
+              <td>{link.ms} ms</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 const VERDICT_LABEL = { pass: 'pass', warn: 'warn', fail: 'fail' } as const;
 
 /** Pass / warn / fail for what the headers say of the sender (sender-checks.ts). */
@@ -422,6 +461,7 @@ export function MessageView() {
             </dd>
           </dl>
           <InsightsBar email={email} body={body} />
+          <LinkReport emailId={email.id} />
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">
               {FORMATS.map(({ format: f, label, key }) => (

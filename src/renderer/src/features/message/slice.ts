@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { BridgeError } from '../../../../shared/contract.ts';
+import type { BridgeError, LinkCheck } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
 import { findActionLink, findCode, htmlTextAndLinks, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
@@ -38,6 +38,9 @@ export interface MessageSlice {
   previewDark: boolean;
   cyclePreviewWidth: () => void;
   togglePreviewDark: () => void;
+  /** The open email's links and images as main found them when asked (V); null before. */
+  linkCheck: { id: string; running: boolean; links: LinkCheck[] } | null;
+  checkLinks: () => Promise<void>;
   /** The open email's raw message, saved as .eml (E). */
   saveRawMessage: () => Promise<void>;
   /** Copies the open email's code or main link (C, L), found by mail-insights.ts; a toast says what. */
@@ -219,6 +222,19 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     set({ openId: null, email: null, body: null, messageError: null, messageLoading: false });
   },
 
+  linkCheck: null,
+  checkLinks: async () => {
+    const id = get().openId;
+    if (!id) return;
+    set({ linkCheck: { id, running: true, links: [] } });
+    try {
+      const { links } = await call('checkLinks', { id });
+      if (get().linkCheck?.id === id) set({ linkCheck: { id, running: false, links } });
+    } catch (error) {
+      if (get().linkCheck?.id === id) set({ linkCheck: null });
+      get().notify(asBridgeError(error));
+    }
+  },
   previewWidth: 'full',
   previewDark: false,
   cyclePreviewWidth: () => {
