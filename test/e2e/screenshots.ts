@@ -7,6 +7,8 @@
 import { chromiumPath } from '../support/browser.ts';
 import { mkdir } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
+import { createServer } from 'node:http';
+import { startReferenceService } from '../../src/server/index.ts';
 import { openApp } from './host.ts';
 
 const out = 'docs/screenshots';
@@ -42,6 +44,55 @@ try {
       await app.close();
       console.log(`${out}/*-${colorScheme}-${size}.png`);
     }
+  }
+  // The tester's bench: a sign-up email with a code, a link and a sender's headers, its links checked (V).
+  const web = createServer((request, response) => {
+    if (request.url === '/gone') return response.writeHead(404).end();
+    if (request.url === '/old') return response.writeHead(301, { Location: '/verify' }).end();
+    response.writeHead(200).end('ok');
+  });
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  const address = web.address();
+  const site = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const service = await startReferenceService({ teams: [{ id: 'qa', token: 'screenshots' }] });
+  await service.inject(
+    [
+      'Return-Path: <bounce@acme.test>',
+      'Authentication-Results: mx.inbox.test; dkim=pass header.i=@acme.test; spf=pass smtp.mailfrom=acme.test; dmarc=pass header.from=acme.test',
+      'From: Acme <no-reply@acme.test>',
+      'To: qa@inbox.test',
+      'Subject: Verify your email',
+      'Date: Mon, 02 Nov 2026 10:00:00 +0000',
+      'Message-ID: <verify.1@acme.test>',
+      `List-Unsubscribe: <${site}/unsubscribe>`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      `<h2>Welcome to Acme</h2><p>Your verification code is <b>482913</b>.</p><p><a href="${site}/verify?t=abc">Confirm my email</a></p><p><a href="${site}/old">Getting started</a> · <a href="${site}/gone">Help</a></p><p><a href="${site}/unsubscribe">Unsubscribe</a></p>`,
+      '',
+    ].join('\r\n'),
+  );
+  try {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+        const app = await openApp(browser, { baseUrl: service.baseUrl, teamId: 'qa', token: 'screenshots', viewport, colorScheme, consent: true });
+        const { page } = app;
+        const size = `${viewport.width}x${viewport.height}`;
+        await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first().click();
+        await page.getByRole('group', { name: 'Found in this email' }).waitFor();
+        await page.keyboard.press('V');
+        await page.getByRole('region', { name: 'Link check' }).getByText(/checked:/).waitFor();
+        await page.keyboard.press('4');
+        await page.getByRole('table', { name: 'Sender checks' }).waitFor();
+        await page.screenshot({ path: `${out}/bench-${colorScheme}-${size}.png` });
+        await app.close();
+        console.log(`${out}/bench-${colorScheme}-${size}.png`);
+      }
+    }
+  } finally {
+    await service.close();
+    web.closeAllConnections();
+    web.close();
   }
 } finally {
   await browser.close();
