@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { randomToken, startReferenceService } from '../server/index.ts';
 
-const { resourcesDir } = workerData as { resourcesDir: string };
+const { resourcesDir, smtp } = workerData as { resourcesDir: string; smtp?: boolean };
 const team = { id: 'demo', token: randomToken() };
-const running = await startReferenceService({ teams: [team], seedDir: join(resourcesDir, 'demo', 'mail') });
-parentPort!.postMessage({ type: 'ready', baseUrl: running.baseUrl, teamId: team.id, token: team.token, threadId });
+// SMTP on loopback only where a test asks for it (mail arriving in the demo as it would in the app).
+const running = await startReferenceService({ teams: [team], seedDir: join(resourcesDir, 'demo', 'mail'), ...(smtp ? { smtpPort: 0 } : {}) });
+parentPort!.postMessage({ type: 'ready', baseUrl: running.baseUrl, teamId: team.id, token: team.token, threadId, smtpPort: running.smtpPort });
 parentPort!.on('message', (message: unknown) => {
   if (message !== 'stop') return;
   void running.close().finally(() => parentPort!.close());

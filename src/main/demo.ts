@@ -8,6 +8,8 @@ export interface DemoStarter {
   stop: () => Promise<void>;
   /** The worker thread the service runs on, once started. */
   threadId: () => number | null;
+  /** Its SMTP port, when started with `smtp` (tests). */
+  smtpPort: () => number | null;
 }
 
 interface Ready {
@@ -16,6 +18,7 @@ interface Ready {
   teamId: string;
   token: string;
   threadId: number;
+  smtpPort: number | null;
 }
 
 /**
@@ -24,15 +27,16 @@ interface Ready {
  * corpus and a fresh token. `workerPath` is the built worker in Electron, the
  * TypeScript source under Node in tests.
  */
-export function demoStarter(resourcesDir: string, workerPath: string | URL): DemoStarter {
+export function demoStarter(resourcesDir: string, workerPath: string | URL, options: { smtp?: boolean } = {}): DemoStarter {
   let worker: Worker | null = null;
+  let smtpPort: number | null = null;
   let ready: Promise<Ready> | null = null;
   let started = false;
   let thread: number | null = null;
   return {
     start: async () => {
       ready ??= new Promise<Ready>((resolve, reject) => {
-        const spawned = new Worker(workerPath, { workerData: { resourcesDir } });
+        const spawned = new Worker(workerPath, { workerData: { resourcesDir, smtp: options.smtp === true } });
         worker = spawned;
         spawned.once('message', (message: Ready) => {
           started = true;
@@ -42,8 +46,9 @@ export function demoStarter(resourcesDir: string, workerPath: string | URL): Dem
         spawned.once('exit', () => reject(new ServiceError('network', 'The demo service was closed.')));
       });
       try {
-        const { baseUrl, teamId, token, threadId } = await ready;
+        const { baseUrl, teamId, token, threadId, smtpPort: port } = await ready;
         thread = threadId;
+        smtpPort = port;
         return { baseUrl, teamId, token };
       } catch (error) {
         ready = null;
@@ -70,5 +75,6 @@ export function demoStarter(resourcesDir: string, workerPath: string | URL): Dem
       clearTimeout(timer);
     },
     threadId: () => thread,
+    smtpPort: () => smtpPort,
   };
 }

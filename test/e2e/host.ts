@@ -41,6 +41,8 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
    * privacy test), instead of being refused; they are noted in blockedRequests too.
    */
   passThrough?: string[];
+  /** The demo's service also takes mail by SMTP on loopback (handle.demoSmtpPort()). */
+  demoSmtp?: boolean;
 };
 
 export interface AppHandle {
@@ -71,6 +73,8 @@ export interface AppHandle {
   /** What main put on the clipboard last. */
   clipboard: string | null;
   settingsPath: string;
+  /** The demo service's SMTP port, once it runs with demoSmtp. */
+  demoSmtpPort(): number | null;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
   close(): Promise<void>;
@@ -124,7 +128,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       flavor: options.flavor,
     });
   }
-  const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'));
+  const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'), { smtp: options.demoSmtp === true });
   const transcript: string[] = [];
   const calls: string[] = [];
   const blockedRequests: string[] = [];
@@ -220,6 +224,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     badgeCount: null,
     clipboard: null,
     settingsPath,
+    demoSmtpPort: () => demo.smtpPort(),
     dataDir,
     async close() {
       handlers.dispose();

@@ -239,3 +239,33 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
     });
   }
 });
+
+suite('the real MailCare’s throttle:60,1 is met with pacing, not with 429s (issue 24)', () => {
+  let mailcare: RealMailCare;
+  beforeAll(async () => {
+    // A file cache: MailCare's rate limiter counts across requests, as in production.
+    mailcare = await startRealMailCare({ CACHE_DRIVER: 'file' });
+  }, 60_000);
+  afterAll(async () => {
+    await mailcare?.stop();
+  });
+
+  it('spends the 60 requests of the window, then holds the next instead of asking for a 429', async () => {
+    const client = new ServiceClient({ baseUrl: mailcare.baseUrl, teamId: '', token: null, flavor: 'mailcare' });
+    // Whatever is left of the window (starting the server asked once): spent to the last request.
+    for (let i = 0; i < 60 && client.rateLimit.remaining !== 0; i++) await client.listEmails({ page: (i % 3) + 1 }, { fresh: true });
+    expect(client.rateLimit).toMatchObject({ limit: 60, remaining: 0 });
+    let settled: string | null = null;
+    const held = client.listEmails({ page: 4 }, { fresh: true }).then(
+      () => (settled = 'answered'),
+      (error: { kind?: string }) => (settled = `failed: ${error.kind}`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Not answered (MailCare would have said 429), not failed: waiting for the window, which the app shows.
+    expect(settled).toBeNull();
+    expect(client.rateLimit.blockedUntil).toBeGreaterThan(Date.now());
+    client.abortAll();
+    await held;
+    expect(settled).toBe('failed: cancelled');
+  }, 60_000);
+});
