@@ -54,7 +54,7 @@ export default tseslint.config(
   },
   {
     // Main's decisions run in plain Node: only the glue files may touch electron.
-    files: ['src/main/api/**/*.ts', 'src/main/account/**/*.ts', 'src/main/handlers.ts', 'src/main/connect.ts', 'src/main/account-session.ts', 'src/main/lifecycle.ts', 'src/main/renderer-files.ts', 'src/server/**/*.ts'],
+    files: ['src/main/api/**/*.ts', 'src/main/account/**/*.ts', 'src/main/handlers.ts', 'src/main/connect.ts', 'src/main/account-session.ts', 'src/main/lifecycle.ts', 'src/main/renderer-files.ts', 'src/main/app-wiring.ts', 'src/server/**/*.ts'],
     ignores: ['src/main/account/safe-storage.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
   },

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Notification, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Notification, session, shell } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AccountManager } from './account/accounts.ts';
@@ -6,14 +6,15 @@ import { electronCipher } from './account/safe-storage.ts';
 import { TokenVault } from './account/vault.ts';
 import { demoStarter } from './demo.ts';
 import { createHandlers } from './handlers.ts';
-import { emitter, registerIpc } from './ipc.ts';
-import { flushBeforeQuit, focusExisting, mayClose } from './lifecycle.ts';
+import { emitter } from './ipc.ts';
+import { wireEarly, wireReady } from './app-wiring.ts';
+import { mayClose } from './lifecycle.ts';
 import { installMenu } from './menu.ts';
 import { aboutPanelOptions } from './menu-template.ts';
 import { PROJECT } from './project.ts';
 import { startUpdates } from './updates/updates.ts';
-import { installGuards, normaliseExternalUrl } from './security.ts';
-import { createMainWindow, registerAppScheme, serveRenderer } from './window.ts';
+import { normaliseExternalUrl } from './security.ts';
+import { createMainWindow, registerAppScheme } from './window.ts';
 
 // App lifecycle only: every decision lives in modules that run without Electron.
 
@@ -27,10 +28,7 @@ if (!app.requestSingleInstanceLock()) {
   const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
   const demo = demoStarter(resourcesDir, join(import.meta.dirname, 'demo-worker.js'));
 
-  app.on('second-instance', () => focusExisting(mainWindow));
-
-  // Every web contents, the main window's and any other, gets the same guards.
-  app.on('web-contents-created', (_event, contents) => installGuards(contents, contents.session));
+  wireEarly(app, { platform: process.platform, mainWindow: () => mainWindow });
 
   void app.whenReady().then(async () => {
     let updates: Awaited<ReturnType<typeof startUpdates>> | null = null;
@@ -83,8 +81,17 @@ if (!app.requestSingleInstanceLock()) {
       setBadgeCount: (count) => void app.setBadgeCount(count),
       copyText: (text) => clipboard.writeText(text),
     });
-    registerIpc(ipcMain, handlers, devServerUrl);
-    serveRenderer(join(import.meta.dirname, '../renderer'));
+    wireReady(app, {
+      ipcMain,
+      protocol: session.defaultSession.protocol,
+      handlers,
+      rendererDir: join(import.meta.dirname, '../renderer'),
+      devServerUrl,
+      onWillQuit: () => {
+        updates?.stop();
+        void demo.stop();
+      },
+    });
     installMenu(
       {
         send: (command) => emit('menuCommand', command),
@@ -125,16 +132,6 @@ if (!app.requestSingleInstanceLock()) {
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) open();
     });
-    // Deletes still inside their undo window are sent before the app goes.
-    app.on('before-quit', flushBeforeQuit(() => handlers.flush(), () => app.quit()));
-    app.on('will-quit', () => {
-      updates?.stop();
-      handlers.dispose();
-      void demo.stop();
-    });
   });
 
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
 }

@@ -1,6 +1,5 @@
-import { BrowserWindow, protocol, screen, session, type Session } from 'electron';
+import { BrowserWindow, protocol, screen } from 'electron';
 import type { WindowState } from './account/accounts.ts';
-import { rendererResponse } from './renderer-files.ts';
 import { APP_ORIGIN, APP_SCHEME, fitToDisplays, windowOptions } from './security.ts';
 
 /** Must run before the app is ready. */
@@ -8,11 +7,6 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
   ]);
-}
-
-/** Serves the built renderer on app://inbox-desk/ with the CSP on every file. */
-export function serveRenderer(rendererDir: string, target: Session = session.defaultSession): void {
-  target.protocol.handle(APP_SCHEME, (request) => rendererResponse(rendererDir, request.url));
 }
 
 export function createMainWindow(options: {

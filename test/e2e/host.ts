@@ -18,9 +18,9 @@ import { TokenVault } from '../../src/main/account/vault.ts';
 import type { HttpOptions } from '../../src/main/api/http.ts';
 import { demoStarter } from '../../src/main/demo.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers.ts';
-import { registerIpc, type IpcRegistry } from '../../src/main/ipc.ts';
+import type { IpcRegistry } from '../../src/main/ipc.ts';
+import { wireReady } from '../../src/main/app-wiring.ts';
 import { APP_ORIGIN } from '../../src/main/security.ts';
-import { rendererResponse } from '../../src/main/renderer-files.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
 import type { FlavorName } from '../../src/shared/domain/flavor.ts';
@@ -82,10 +82,15 @@ export interface AppHandle {
 
 const RENDERER_DIR = resolve('out/renderer');
 
-/** The built renderer on 127.0.0.1, answered by main's own rendererResponse (what the app:// protocol answers). */
-async function serveRenderer(): Promise<{ server: Server; origin: string }> {
+/**
+ * The built renderer on 127.0.0.1, answered by whatever main's wiring
+ * registered for the app:// protocol (wireReady, below), once it has.
+ */
+async function serveRenderer(protocolHandler: () => ((request: { url: string }) => Promise<Response>) | null): Promise<{ server: Server; origin: string }> {
   const server = createServer(async (request, response) => {
-    const answer = await rendererResponse(RENDERER_DIR, `${APP_ORIGIN}${new URL(request.url ?? '/', 'http://x').pathname}`);
+    const handler = protocolHandler();
+    if (!handler) return void response.writeHead(503).end();
+    const answer = await handler({ url: `${APP_ORIGIN}${new URL(request.url ?? '/', 'http://x').pathname}` });
     response.writeHead(answer.status, Object.fromEntries(answer.headers.entries())).end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -115,7 +120,8 @@ function bridgeScript(): string {
 }
 
 export async function openApp(browser: Browser, options: OpenAppOptions): Promise<AppHandle> {
-  const { server, origin } = await serveRenderer();
+  let protocolHandler: ((request: { url: string }) => Promise<Response>) | null = null;
+  const { server, origin } = await serveRenderer(() => protocolHandler);
   const dataDir = await mkdtemp(join(tmpdir(), 'inbox-desk-host-'));
   const settingsPath = join(dataDir, 'settings.json');
   const accounts = await AccountManager.load(settingsPath, new TokenVault(testCipher(!options.noKeyring)));
@@ -190,8 +196,20 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     return route.abort('blockedbyclient');
   });
   // Main's own IPC wiring (src/main/ipc.ts), sender check included, behind a stand-in for ipcMain.
+  // Main's own wiring (src/main/app-wiring.ts): the same IPC registration, sender check
+  // included, and the same app:// answers, behind stand-ins for ipcMain and the protocol.
   const registered = new Map<string, Parameters<IpcRegistry['handle']>[1]>();
-  registerIpc({ handle: (channel, listener) => void registered.set(channel, listener) }, handlers, origin);
+  wireReady(
+    { on: () => undefined, quit: () => undefined },
+    {
+      ipcMain: { handle: (channel, listener) => void registered.set(channel, listener) },
+      protocol: { handle: (_scheme, handler) => void (protocolHandler = handler) },
+      handlers,
+      rendererDir: RENDERER_DIR,
+      devServerUrl: origin,
+      onWillQuit: () => undefined,
+    },
+  );
   await context.exposeBinding('__inboxDeskInvoke', async (source, channel: unknown, arg: unknown) => {
     const frame = source.frame;
     const listener = typeof channel === 'string' ? registered.get(channel) : undefined;
