@@ -4,7 +4,7 @@
  * that land after a switch dropped, and deletes that wait for their undo
  * window. No electron: handlers.ts holds one.
  */
-import type { BridgeError, EventName, Events, RateLimitState } from '../shared/contract.ts';
+import type { EventName, Events, RateLimitState } from '../shared/contract.ts';
 import type { AccountManager } from './account/accounts.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
@@ -119,5 +119,3 @@ export class AccountSession {
     return this.deferred.flush();
   }
 }
-
-export type DeleteFailure = { id: string; kind: 'email' | 'automation'; error: BridgeError };

@@ -38,10 +38,6 @@ export interface ServerFlavor {
   escapesRaw: boolean;
   /** `resource`: 201/200 with `{data}`; `empty`: 200 with an empty body. */
   writeAnswer: 'resource' | 'empty';
-  /** Prefix of the webhook headers (`X-Service`, `X-MailCare`). */
-  headerPrefix: string;
-  /** Deliveries carry X-…-Delivery/Event and an HMAC signature. */
-  signs: boolean;
   /** Matched mail is deleted even when its webhook failed. */
   deleteRegardless: boolean;
   /**
@@ -105,8 +101,6 @@ export const SERVICE_V1: ServerFlavor = {
   // Fields left out of the body keep their value.
   updateFields: (body, value) => Object.fromEntries(AUTOMATION_INPUT_FIELDS.filter((f) => f in body).map((f) => [f, value[f]])),
   writeAnswer: 'resource',
-  headerPrefix: 'X-Service',
-  signs: true,
   deleteRegardless: false,
   laravel: false,
   addressNames: 'fill',
@@ -188,8 +182,6 @@ export const MAILCARE: ServerFlavor = {
   // Every column is written: what the body leaves out becomes null.
   updateFields: (_body, value) => value,
   writeAnswer: 'empty',
-  headerPrefix: 'X-MailCare',
-  signs: false,
   deleteRegardless: true,
   laravel: true,
   addressNames: 'latest',

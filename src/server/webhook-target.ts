@@ -6,7 +6,7 @@
  * the checked address so a second lookup cannot swap it (DNS rebinding).
  */
 import { lookup } from 'node:dns/promises';
-import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { isPublicAddress } from '../shared/domain/ip-ranges.ts';
@@ -67,50 +67,58 @@ function wireHeaders(headers: Record<string, string>): Record<string, string> {
  * a network failure or when `timeoutMs` passes.
  */
 /**
- * Asks a resolved target for its headers only (HEAD, or a GET whose body is
- * not read), connecting to the checked address, following no redirect:
- * the status and the Location, if any.
+ * A request to a resolved target, connecting to exactly the address that was
+ * checked (a second DNS answer cannot swap it), following no redirect.
  */
-export function probeTarget(target: WebhookTarget, method: 'HEAD' | 'GET', options: { timeoutMs: number }): Promise<{ status: number; location: string | null }> {
+function requestTarget(
+  target: WebhookTarget,
+  init: { method: string; headers: Record<string, string>; timeoutMs: number },
+  onResponse: (response: IncomingMessage) => void,
+  onError: (error: Error) => void,
+): ClientRequest {
   const pinned: RequestOptions['lookup'] = (_host, lookupOptions, callback) => {
     const answer = callback as (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
     if (lookupOptions.all) answer(null, [{ address: target.address, family: target.family }]);
     else answer(null, target.address, target.family);
   };
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const outgoing = send(target.url, { method: init.method, headers: init.headers, lookup: pinned, signal: AbortSignal.timeout(init.timeoutMs) }, onResponse);
+  outgoing.on('error', onError);
+  return outgoing;
+}
+
+/** Asks a resolved target for its headers only (HEAD, or a GET whose body is not read): the status and the Location, if any. */
+export function probeTarget(target: WebhookTarget, method: 'HEAD' | 'GET', options: { timeoutMs: number }): Promise<{ status: number; location: string | null }> {
   return new Promise((resolve, reject) => {
-    const outgoing = send(
-      target.url,
-      { method, headers: { 'User-Agent': 'InboxDesk-LinkCheck/1', Accept: '*/*' }, lookup: pinned, signal: AbortSignal.timeout(options.timeoutMs) },
+    const headers = { 'User-Agent': 'InboxDesk-LinkCheck/1', Accept: '*/*' };
+    requestTarget(
+      target,
+      { method, headers, timeoutMs: options.timeoutMs },
       (response) => {
-        const location = response.headers.location ?? null;
-        resolve({ status: response.statusCode ?? 0, location });
+        resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null });
         // Only the headers matter: the body is not read.
         response.destroy();
       },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
+      reject,
+    ).end();
   });
 }
 
+/**
+ * POSTs to a resolved target. Answers the status and the first `keep`
+ * characters of the answer; throws on a network failure or when `timeoutMs` passes.
+ */
 export function postToTarget(
   target: WebhookTarget,
   headers: Record<string, string>,
   body: Uint8Array,
   options: { timeoutMs: number; keep?: number },
 ): Promise<{ status: number; start: string }> {
-  const pinned: RequestOptions['lookup'] = (_host, lookupOptions, callback) => {
-    const answer = callback as (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
-    if (lookupOptions.all) answer(null, [{ address: target.address, family: target.family }]);
-    else answer(null, target.address, target.family);
-  };
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   const keep = options.keep ?? 0;
   return new Promise((resolve, reject) => {
-    const outgoing = send(
-      target.url,
-      { method: 'POST', headers: { ...wireHeaders(headers), 'Content-Length': String(body.length) }, lookup: pinned, signal: AbortSignal.timeout(options.timeoutMs) },
+    requestTarget(
+      target,
+      { method: 'POST', headers: { ...wireHeaders(headers), 'Content-Length': String(body.length) }, timeoutMs: options.timeoutMs },
       (response) => {
         const status = response.statusCode ?? 0;
         let start = '';
@@ -121,8 +129,7 @@ export function postToTarget(
         response.on('end', () => resolve({ status, start }));
         response.on('error', reject);
       },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
+      reject,
+    ).end(body);
   });
 }

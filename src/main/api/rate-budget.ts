@@ -50,11 +50,6 @@ export class RateBudget {
     this.remaining = reading.remaining;
   }
 
-  /** When the window is expected to end, or null while budget is left or none is known. */
-  get waitingUntil(): number | null {
-    return this.resetAt !== null && this.available() < 1 ? this.resetAt : null;
-  }
-
   private available(): number {
     return this.limit === null || this.remaining === null ? Number.POSITIVE_INFINITY : this.remaining - this.inFlight;
   }

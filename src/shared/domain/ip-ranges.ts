@@ -26,8 +26,3 @@ export function isPublicAddress(address: string): boolean {
   return v6.range() === 'unicast';
 }
 
-/** The range's name for messages and tests ("loopback", "private", "reserved" …), "unicast" when public. */
-export function rangeOf(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  return ipaddr.isValid(bare) ? ipaddr.parse(bare).range() : 'invalid';
-}

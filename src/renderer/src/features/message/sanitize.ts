@@ -68,10 +68,11 @@ function cleanStyle(style: CSSStyleDeclaration, allowRemote: boolean, count: Cou
   for (let i = style.length - 1; i >= 0; i--) {
     const name = style.item(i);
     const value = style.getPropertyValue(name);
-    if (name.startsWith('--') || /\bvar\(/i.test(decodeCssEscapes(value))) {
+    const decoded = decodeCssEscapes(value);
+    if (name.startsWith('--') || /\bvar\(/i.test(decoded)) {
       style.removeProperty(name);
       removed = true;
-      if (LOADS.test(decodeCssEscapes(value))) count(Math.max(1, urlsAllowed(decodeCssEscapes(value), false).remote));
+      if (LOADS.test(decoded)) count(Math.max(1, urlsAllowed(decoded, false).remote));
       continue;
     }
     if (name === 'position' && /fixed|sticky/i.test(value)) {
@@ -150,7 +151,7 @@ function cleanRules(rules: CSSRuleList, allowRemote: boolean, count: Count): str
 
 /** `@import` never survives a constructed sheet; count the ones the email had. */
 function importsIn(css: string): number {
-  const decoded = css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16) || 0xfffd));
+  const decoded = decodeCssEscapes(css.replace(/\/\*[\s\S]*?\*\//g, ''));
   return (decoded.match(/@import\b/gi) ?? []).length;
 }
 
