@@ -8,17 +8,17 @@
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
-import { createHandlers, type Handlers } from '../../src/main/handlers.ts';
+import type { Handlers } from '../../src/main/handlers.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { curlCommand } from '../../src/shared/domain/webhook-payload.ts';
 import { testCipher } from '../support/cipher.ts';
+import { mainHandlers, webhookReceiver } from '../support/main-handlers.ts';
 
 const TOKEN = 'bytes-token-1';
 const run = promisify(execFile);
@@ -31,52 +31,25 @@ const LATIN1 = Buffer.concat([
 /** ASCII with what an HTML-unescape would change. */
 const ENTITIES = Buffer.from('From: bot@shop.test\r\nTo: ops@acme.test\r\nSubject: Entities\r\nDate: Mon, 02 Nov 2026 10:00:00 +0000\r\n\r\nFish &amp; chips &lt;b&gt; and "quotes" and it\'s\r\n');
 
-interface Received {
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
 describe('payload bytes (issue 20)', () => {
   let service: RunningService;
-  let receiver: Server;
-  let receiverUrl = '';
-  const received: Received[] = [];
+  let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
   let dir = '';
   let handlers: Handlers;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push({ headers: request.headers, body: Buffer.concat(chunks) });
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const address = receiver.address();
-    receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+    receiver = await webhookReceiver();
     service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }], allowPrivateWebhooks: true, rateLimit: 0 });
     dir = await mkdtemp(join(tmpdir(), 'inbox-desk-bytes-'));
     const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
     await accounts.save({ name: 'Bytes', baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
-    handlers = createHandlers({
-      accounts,
-      startDemo: async () => {
-        throw new Error('no demo');
-      },
-      openExternal: async () => undefined,
-      saveFile: async () => null,
-      confirm: async () => true,
-      emit: () => undefined,
-      app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
-    });
+    handlers = mainHandlers(accounts);
   });
   afterAll(async () => {
     handlers.dispose();
     await service.close();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await receiver.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -84,14 +57,14 @@ describe('payload bytes (issue 20)', () => {
   const delivered = async (raw: Buffer, payload_format: 'raw' | 'json' | 'json_with_bodies', subject: string) => {
     const team = service.service.team('t');
     for (const id of [...team.automations.keys()]) team.deleteAutomation(id);
-    const rule = { title: `Payload check ${payload_format}`, subject: `^${subject}$`, sender: null, inbox: null, has_attachments: false, action_url: receiverUrl, action_email: null, action_secret_token: 'sekrit', action_delete_email: false, payload_format };
+    const rule = { title: `Payload check ${payload_format}`, subject: `^${subject}$`, sender: null, inbox: null, has_attachments: false, action_url: receiver.url, action_email: null, action_secret_token: 'sekrit', action_delete_email: false, payload_format };
     team.createAutomation(rule);
-    received.length = 0;
+    receiver.received.length = 0;
     const [id] = await service.inject(raw);
     await service.service.settled();
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
     ids[subject] = id!;
-    return { rule, id: id!, got: received[0]! };
+    return { rule, id: id!, got: receiver.received[0]! };
   };
 
   for (const [name, raw, subject] of [['ISO-8859-1 8bit', LATIN1, 'Voila'], ['ASCII with entities', ENTITIES, 'Entities']] as const) {
@@ -117,10 +90,10 @@ describe('payload bytes (issue 20)', () => {
     it(`Copy as curl (${format}), run in bash, sends exactly the delivery's bytes, and its signature verifies`, async () => {
       const { rule, id, got } = await delivered(format === 'raw' ? LATIN1 : ENTITIES, format, format === 'raw' ? 'Voila' : 'Entities');
       const preview = await handlers.table.automationPayload({ emailId: id, input: rule });
-      received.length = 0;
-      await run('bash', ['-c', curlCommand(receiverUrl, preview)]);
-      expect(received).toHaveLength(1);
-      const replayed = received[0]!;
+      receiver.received.length = 0;
+      await run('bash', ['-c', curlCommand(receiver.url, preview)]);
+      expect(receiver.received).toHaveLength(1);
+      const replayed = receiver.received[0]!;
       if (format === 'raw') expect(replayed.body.equals(got.body)).toBe(true);
       // The JSON's record was read after the delivery (its read mark differs): the replay must still be the preview, byte for byte.
       expect(replayed.body.equals(Buffer.from(preview.bodyBase64, 'base64'))).toBe(true);
@@ -131,33 +104,12 @@ describe('payload bytes (issue 20)', () => {
 
 describe('MailCare: title as is, raw unescaped exactly once (issue 20)', () => {
   it('the preview carries the title MailCare sends, and the raw view shows the message as stored', async () => {
-    const received: Received[] = [];
-    const receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push({ headers: request.headers, body: Buffer.concat(chunks) });
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const address = receiver.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+    const { url, received, close } = await webhookReceiver();
     const service = await startReferenceService({ teams: [{ id: 'default', token: 'x' }], flavor: 'mailcare', allowPrivateWebhooks: true, rateLimit: 0 });
     const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-mc-bytes-'));
     const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
     await accounts.save({ name: 'MC', baseUrl: service.baseUrl, flavor: 'mailcare' });
-    const handlers = createHandlers({
-      accounts,
-      startDemo: async () => {
-        throw new Error('no demo');
-      },
-      openExternal: async () => undefined,
-      saveFile: async () => null,
-      confirm: async () => true,
-      emit: () => undefined,
-      app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
-    });
+    const handlers = mainHandlers(accounts);
     try {
       const rule = { title: 'Payload check json', subject: 'Entities', sender: null, inbox: null, has_attachments: false, action_url: url, action_email: null, action_secret_token: 's', action_delete_email: false, payload_format: 'raw' as const };
       service.service.team('default').createAutomation(rule);
@@ -173,7 +125,7 @@ describe('MailCare: title as is, raw unescaped exactly once (issue 20)', () => {
     } finally {
       handlers.dispose();
       await service.close();
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await close();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -9,16 +9,16 @@
  * the app's payload preview.
  */
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
 import { ServiceClient } from '../../src/main/api/client.ts';
-import { createHandlers, dispatch, type Handlers } from '../../src/main/handlers.ts';
+import { dispatch, type Handlers } from '../../src/main/handlers.ts';
 import { parseMessage } from '../../src/server/ingest.ts';
 import { testCipher } from '../support/cipher.ts';
+import { mainHandlers, webhookReceiver } from '../support/main-handlers.ts';
 import { MAILCARE_LOGIN, REAL_MAILCARE_REQUIRED, realMailCareMissing, startRealMailCare, type RealMailCare } from '../support/real-mailcare.ts';
 
 const missing = realMailCareMissing();
@@ -29,34 +29,18 @@ const DEMO = resolve('resources/demo/mail');
 /** Demo emails: 005 (an invoice), 006, 007, and one with an attachment (found below). */
 const demo = (name: string) => readFile(join(DEMO, name));
 
-interface Hook {
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
 suite('the MailCare flavor against the real MailCare (issue 24)', () => {
   let mailcare: RealMailCare;
   let dir: string;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof webhookReceiver>> | undefined;
   let receiverUrl = '';
-  const hooks: Hook[] = [];
   let attachmentMail = '';
 
   beforeAll(async () => {
     mailcare = await startRealMailCare();
     dir = await mkdtemp(join(tmpdir(), 'inbox-desk-real-mc-'));
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        hooks.push({ url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-    const address = receiver.address();
-    receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    receiver = await webhookReceiver();
+    receiverUrl = receiver.origin;
     // Four emails, dated a minute apart (received in the same second, MailCare's order would be a tie).
     for (const name of ['005.eml', '006.eml', '007.eml']) await mailcare.receive(await demo(name));
     for (const name of (await import('node:fs')).readdirSync(DEMO).filter((f) => f.endsWith('.eml')).sort()) {
@@ -72,7 +56,7 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
   }, 60_000);
   afterAll(async () => {
     await mailcare?.stop();
-    await new Promise<void>((done) => receiver?.close(() => done()));
+    await receiver?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -80,17 +64,7 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
   const appMain = async (secret?: string): Promise<Handlers> => {
     const accounts = await AccountManager.load(join(dir, `settings-${Math.random()}.json`), new TokenVault(testCipher()));
     await accounts.save({ name: 'Real MailCare', baseUrl: mailcare.baseUrl, flavor: 'mailcare', ...(secret ? { token: secret } : {}) });
-    return createHandlers({
-      accounts,
-      startDemo: async () => {
-        throw new Error('no demo');
-      },
-      openExternal: async () => undefined,
-      saveFile: async () => null,
-      confirm: async () => true,
-      emit: () => undefined,
-      app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
-    });
+    return mainHandlers(accounts);
   };
 
   /** The list as the renderer asks for it (the contract's parsed query type has every key). */
@@ -215,12 +189,12 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
       const main = await appMain();
       const input = { title: `Payload check ${format} – café`, subject: 'Invoice', sender: null, inbox: null, has_attachments: false, action_url: `${receiverUrl}/${format}`, action_email: null, action_secret_token: 'shh', action_delete_email: false, payload_format: format };
       await main.table.createAutomation({ input });
-      hooks.length = 0;
+      receiver!.received.length = 0;
       // A subject of its own: mail received in the same second is in no particular order.
       const raw = Buffer.from((await demo('019.eml')).toString('latin1').replace(/^Subject: .*$/m, `Subject: Invoice for the ${format} check`), 'latin1');
       await mailcare.receive(raw);
-      expect(hooks).toHaveLength(1);
-      const posted = hooks[0]!;
+      expect(receiver!.received).toHaveLength(1);
+      const posted = receiver!.received[0]!;
       const subject = (await parseMessage(raw)).subject;
       const email = (await list(main, { limit: 20, fresh: true })).data.find((e) => e.subject === subject)!;
       const preview = await main.table.automationPayload({ emailId: email.id, input });
