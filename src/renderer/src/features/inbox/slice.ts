@@ -80,7 +80,7 @@ export interface InboxSlice {
    * bulk delete's lot) with the notice that offers its undo. z undoes the
    * newest; an entry leaves the stack when undone or when its window closes.
    */
-  undoStack: { ids: string[]; noticeId: number }[];
+  undoStack: { ids: string[]; noticeId: number; sent: Promise<unknown> }[];
   /** Undoes the newest delete still in its window (or the one holding `id`). */
   undoDelete: (id?: string) => Promise<void>;
   /** Puts a deleted email back where it was (undone, or its DELETE failed). */
@@ -115,13 +115,18 @@ let listSequence = 0;
 const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
 
 export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set, get) => {
-  /** A delete z can take back: its notice offers the undo, and the stack holds it until spent or expired. */
-  const remember = (ids: string[], message: string) => {
+  /**
+   * A delete z can take back: its notice offers the undo, and the stack holds it until spent or expired.
+   * It goes on the stack as the delete starts, so a z pressed before main has answered reaches this
+   * delete and not an older one; `sent` is main's answer, which the undo waits for.
+   */
+  const remember = (ids: string[], message: string, sent: Promise<unknown>): number => {
     const noticeId = get().notify({ kind: 'not-found', message, details: {} }, 'info', {
       action: { label: 'Undo (z)', run: () => void get().undoDelete(ids[0]) },
       ms: UNDO_MS,
     });
-    set({ undoStack: [...get().undoStack, { ids, noticeId }] });
+    set({ undoStack: [...get().undoStack, { ids, noticeId, sent }] });
+    return noticeId;
   };
   return {
   searchText: '',
@@ -154,10 +159,13 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     if (kind === 'delete') {
       // One undo for the lot: each DELETE waits in main for the same window. Each keeps the row it had before any went.
       const before = (get().list?.data ?? []).map((e) => e.id);
-      for (const email of rows) await get().deleteEmail(email.id, { quiet: true, index: before.indexOf(email.id) });
       const ids = rows.map((e) => e.id);
+      const sent = (async () => {
+        for (const email of rows) await get().deleteEmail(email.id, { quiet: true, index: before.indexOf(email.id) });
+      })();
+      remember(ids, `Deleted ${ids.length} emails.`, sent);
+      await sent;
       set({ checked: [] });
-      remember(ids, `Deleted ${ids.length} emails.`);
       return;
     }
     // Star them all unless all are starred already: then unstar them all.
@@ -352,13 +360,18 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       if (settings.afterDelete === 'list' || neighbour === null) get().closeMessage();
       else void get().openMessage(neighbour);
     }
+    const sent = call('deleteEmail', { id, undoMs: UNDO_MS });
+    const noticeId = options.quiet ? null : remember([id], `Deleted “${email.subject || '(no subject)'}”.`, sent);
     try {
-      await call('deleteEmail', { id, undoMs: UNDO_MS });
+      await sent;
     } catch (error) {
+      if (noticeId !== null) {
+        set({ undoStack: get().undoStack.filter((entry) => entry.noticeId !== noticeId) });
+        get().dismiss(noticeId);
+      }
       get().restoreDeleted(id, asBridgeError(error));
       return;
     }
-    if (!options.quiet) remember([id], `Deleted “${email.subject || '(no subject)'}”.`);
     // The page stays valid: an emptied page goes back one; otherwise it refills once the delete is sent.
     if (remaining.length === 0 && page > 1) get().goToPage(page - 1);
     setTimeout(() => {
@@ -379,6 +392,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     // Spent at once: a second z reaches the delete before this one, and the notice goes.
     set({ undoStack: get().undoStack.filter((e) => e !== entry) });
     get().dismiss(entry.noticeId);
+    await entry.sent.catch(() => undefined);
     // Back in the order they were: each at the row it had, the highest rows last.
     const waiting = entry.ids.filter((one) => get().pendingDeletes[one]).sort((a, b) => get().pendingDeletes[a]!.index - get().pendingDeletes[b]!.index);
     let restored = 0;
