@@ -1,24 +1,20 @@
-import { create, type StateCreator } from 'zustand';
+/**
+ * The app's state: one zustand store made of feature slices. `createAppStore`
+ * takes the effects (bridge, confirm, storage, clock), so a Node test can build
+ * the very store the app runs on fakes; `useStore` is the app's own, on the browser's.
+ */
+import { useStore as useZustandStore } from 'zustand';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { BridgeError } from '../../shared/contract.ts';
+import { browserEffects, type Effects } from './effects.ts';
 import { createAutomationsSlice, type AutomationsSlice } from './features/automations/slice.ts';
 import { createInboxSlice, type InboxSlice } from './features/inbox/slice.ts';
-import { preferredFormat } from '../../shared/domain/email.ts';
-import { presanitize } from './features/message/sanitize.ts';
-import { createMessageSlice, isPrepared, keepPrepared, type MessageSlice } from './features/message/slice.ts';
+import { createMessageSlice, type MessageSlice } from './features/message/slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './features/settings/slice.ts';
-import { canPrefetch } from '../../shared/domain/rate-budget.ts';
-import { call } from './bridge.ts';
+import type { Notice, Notify } from './notices.ts';
 import { OUTAGE_KINDS, outageDelayMs, type Outage } from './outage.ts';
 
 export type View = 'inbox' | 'automations' | 'settings';
-
-export interface Notice {
-  id: number;
-  tone: 'error' | 'info';
-  text: string;
-  /** A button on the notice, such as Undo. */
-  action?: { label: string; run: () => void };
-}
 
 export interface UiSlice {
   view: View;
@@ -32,94 +28,90 @@ export interface UiSlice {
   /** A request went through: the outage is over. */
   clearOutage: () => void;
   setView: (view: View) => void;
-  notify: (error: BridgeError, tone?: Notice['tone'], options?: { action?: Notice['action']; ms?: number }) => number;
+  notify: Notify;
   dismiss: (id: number) => void;
   toggleShortcuts: (open?: boolean) => void;
-  prefetchNext: () => void;
+  /** Asks the user first when settings say so: whether to go ahead with a delete. */
+  confirmDelete: (question: string) => boolean;
 }
 
 export type AppState = InboxSlice & MessageSlice & AutomationsSlice & SettingsSlice & UiSlice;
 
-let noticeId = 0;
-let outageTimer: ReturnType<typeof setTimeout> | undefined;
-const outageRetries = new Map<string, () => void>();
+/** A slice of the store, given the effects it may use. */
+export type Slice<T> = (effects: Effects) => StateCreator<AppState, [], [], T>;
 
-const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
-  view: 'inbox',
-  notices: [],
-  shortcutsOpen: false,
-  paletteOpen: false,
-  outage: null,
-  reportOutage: (error, key, retry) => {
-    outageRetries.set(key, retry);
-    // Failures during one wait share it: the countdown does not restart for each.
-    if (get().outage && Date.now() < get().outage!.retryAt) return;
-    const attempt = (get().outage?.attempt ?? 0) + 1;
-    const delay = outageDelayMs(attempt, error.details.retryAfterSeconds);
-    clearTimeout(outageTimer);
-    set({ outage: { error, retryAt: Date.now() + delay, attempt } });
-    outageTimer = setTimeout(() => {
+const createUiSlice: Slice<UiSlice> = (effects) => (set, get) => {
+  const { clock } = effects;
+  let noticeId = 0;
+  let outageTimer: unknown;
+  const outageRetries = new Map<string, () => void>();
+  return {
+    view: 'inbox',
+    notices: [],
+    shortcutsOpen: false,
+    paletteOpen: false,
+    outage: null,
+    reportOutage: (error, key, retry) => {
+      outageRetries.set(key, retry);
+      // Failures during one wait share it: the countdown does not restart for each.
+      if (get().outage && clock.now() < get().outage!.retryAt) return;
+      const attempt = (get().outage?.attempt ?? 0) + 1;
+      const delay = outageDelayMs(attempt, error.details.retryAfterSeconds);
+      clock.clearTimeout(outageTimer);
+      set({ outage: { error, retryAt: clock.now() + delay, attempt } });
+      outageTimer = clock.setTimeout(() => {
+        const retries = [...outageRetries.values()];
+        outageRetries.clear();
+        for (const run of retries) run();
+      }, delay);
+    },
+    clearOutage: () => {
+      if (get().outage === null) return;
+      clock.clearTimeout(outageTimer);
+      // What failed during the outage is asked again now that the server answers.
       const retries = [...outageRetries.values()];
       outageRetries.clear();
+      set({ outage: null });
       for (const run of retries) run();
-    }, delay);
-  },
-  clearOutage: () => {
-    if (get().outage === null) return;
-    clearTimeout(outageTimer);
-    // What failed during the outage is asked again now that the server answers.
-    const retries = [...outageRetries.values()];
-    outageRetries.clear();
-    set({ outage: null });
-    for (const run of retries) run();
-  },
-  setView: (view) => {
-    // Leaving the rule being edited with unsaved changes asks first.
-    const go = () => {
-      set({ view });
-      if (view === 'automations' && get().automations === null) void get().loadAutomations();
-    };
-    if (get().view === 'automations' && view !== 'automations') get().guardDraft(go);
-    else go();
-  },
-  notify: (error, tone = 'error', options = {}) => {
-    // A connection failure is already told by the one outage banner.
-    if (tone === 'error' && OUTAGE_KINDS.has(error.kind) && get().outage !== null) return 0;
-    const notice: Notice = { id: ++noticeId, tone, text: error.message, ...(options.action ? { action: options.action } : {}) };
-    // One message per failure: the same text is not stacked twice.
-    set({ notices: [...get().notices.filter((n) => n.text !== notice.text).slice(-3), notice] });
-    setTimeout(() => get().dismiss(notice.id), options.ms ?? (tone === 'error' ? 8000 : 3000));
-    return notice.id;
-  },
-  dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
-  toggleShortcuts: (open) => set({ shortcutsOpen: open ?? !get().shortcutsOpen }),
-  /**
-   * Fetches the bodies of the emails either side of the open one, and sanitizes
-   * their HTML while the app is idle, so j or k opens them in one update.
-   * Only while the rate budget allows.
-   */
-  prefetchNext: () => {
-    const { list, openId, rateLimit } = get();
-    if (!canPrefetch(rateLimit)) return;
-    const rows = list?.data ?? [];
-    const at = rows.findIndex((e) => e.id === openId);
-    for (const neighbour of [rows[at + 1], rows[at - 1]]) {
-      if (!neighbour || isPrepared(neighbour.id)) continue;
-      void call('getEmailBody', { id: neighbour.id, format: preferredFormat(neighbour) }).then(
-        (body) => {
-          keepPrepared(neighbour.id, body);
-          if (body.format === 'html') presanitize(body.content);
-        },
-        () => undefined,
-      );
-    }
-  },
-});
+    },
+    setView: (view) => {
+      // Leaving the rule being edited with unsaved changes asks first.
+      const go = () => {
+        set({ view });
+        if (view === 'automations' && get().automations === null) void get().loadAutomations();
+      };
+      if (get().view === 'automations' && view !== 'automations') get().guardDraft(go);
+      else go();
+    },
+    notify: (what, options = {}) => {
+      const error = typeof what === 'string' ? null : what;
+      const tone = options.tone ?? (error ? 'error' : 'info');
+      // A connection failure is already told by the one outage banner.
+      if (tone === 'error' && error && OUTAGE_KINDS.has(error.kind) && get().outage !== null) return 0;
+      const notice: Notice = { id: ++noticeId, tone, text: error ? error.message : (what as string), ...(options.action ? { action: options.action } : {}) };
+      // One message per failure: the same text is not stacked twice.
+      set({ notices: [...get().notices.filter((n) => n.text !== notice.text).slice(-3), notice] });
+      clock.setTimeout(() => get().dismiss(notice.id), options.ms ?? (tone === 'error' ? 8000 : 3000));
+      return notice.id;
+    },
+    dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+    toggleShortcuts: (open) => set({ shortcutsOpen: open ?? !get().shortcutsOpen }),
+    confirmDelete: (question) => !get().settings.confirmDelete || effects.confirm(question),
+  };
+};
 
-export const useStore = create<AppState>()((...args) => ({
-  ...createInboxSlice(...args),
-  ...createMessageSlice(...args),
-  ...createAutomationsSlice(...args),
-  ...createSettingsSlice(...args),
-  ...createUiSlice(...args),
-}));
+/** The whole store, on the given effects. */
+export function createAppStore(effects: Effects): StoreApi<AppState> {
+  return createStore<AppState>()((...args) => ({
+    ...createInboxSlice(effects)(...args),
+    ...createMessageSlice(effects)(...args),
+    ...createAutomationsSlice(effects)(...args),
+    ...createSettingsSlice(effects)(...args),
+    ...createUiSlice(effects)(...args),
+  }));
+}
+
+const appStore = createAppStore(browserEffects());
+
+/** The app's store as a React hook (with getState, setState and subscribe, as zustand's `create` gives). */
+export const useStore = Object.assign(<T>(selector: (state: AppState) => T): T => useZustandStore(appStore, selector), appStore);

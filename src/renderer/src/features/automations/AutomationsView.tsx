@@ -169,7 +169,7 @@ export function AutomationsView() {
   const lack = useStore((s) => s.automationsLack);
   const turnedOff = error?.kind === 'forbidden';
   const shown = visibleAutomations(automations, filter);
-  const { loadAutomations, editAutomation, removeAutomation } = useStore.getState();
+  const { loadAutomations, editAutomation, askRemoveAutomation } = useStore.getState();
   return (
     <div className="automations">
       <section aria-label="Automations">
@@ -230,7 +230,7 @@ export function AutomationsView() {
               {!lack.delete && (
                 <button
                   type="button"
-                  onClick={() => (!useStore.getState().settings.confirmDelete || window.confirm(`Delete the rule “${a.title}”?`)) && void removeAutomation(a.id)}
+                  onClick={() => askRemoveAutomation(a.id)}
                 >
                   Delete
                 </button>

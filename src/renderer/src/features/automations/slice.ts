@@ -1,4 +1,3 @@
-import type { StateCreator } from 'zustand';
 import type { BridgeError } from '../../../../shared/contract.ts';
 import {
   validateAutomationInput,
@@ -8,11 +7,12 @@ import {
 } from '../../../../shared/domain/automation.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
 import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
-import { UNDO_MS } from '../../../../shared/domain/settings.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
-import { asBridgeError, call } from '../../bridge.ts';
-import type { AppState } from '../../store.ts';
+import { asBridgeError } from '../../bridge.ts';
+import type { Effects } from '../../effects.ts';
+import type { AppState, Slice } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
+import { undoableRemoval } from '../undoable-removal.ts';
 
 /** What the form holds: strings and booleans exactly as typed. */
 export interface AutomationDraft {
@@ -77,12 +77,14 @@ export interface AutomationsSlice {
   /** Runs `proceed` now, or after asking when the draft has unsaved changes. */
   guardDraft: (proceed: () => void) => void;
   resolveGuard: (choice: 'save' | 'discard' | 'keep') => Promise<void>;
-  /** Deletes with Undo (z, 5 s): the rule leaves the list now, the server after the window. */
+  /** Deletes with Undo (z, 5 s; undoable-removal.ts): the rule leaves the list now, the server after the window. */
   removeAutomation: (id: string) => Promise<void>;
+  /** Asks first when settings say so, then deletes the rule. */
+  askRemoveAutomation: (id: string) => void;
+  /** Undoes the newest rule delete still in its window. */
   undoRemoveAutomation: () => Promise<void>;
   /** A rule's DELETE failed once sent: it comes back, and an unsupported delete hides the buttons. */
   restoreRule: (id: string, error: BridgeError) => void;
-  removedAutomation: { automation: Automation; index: number } | null;
   /** The rule under the keyboard cursor in the list. */
   selectedAutomationId: string | null;
   moveAutomationSelection: (delta: number) => void;
@@ -111,42 +113,22 @@ export function sameDraft(a: AutomationDraft, b: AutomationDraft): boolean {
   return (Object.keys(a) as (keyof AutomationDraft)[]).every((key) => a[key] === b[key]);
 }
 
-function keepDraft(account: string, editingId: string | null, draft: AutomationDraft): void {
+function keepDraft(storage: Effects['storage'], account: string, editingId: string | null, draft: AutomationDraft): void {
   if (editingId === null) return;
   try {
-    localStorage.setItem(DRAFT_KEY, JSON.stringify({ account, editingId, draft }));
+    storage.setItem(DRAFT_KEY, JSON.stringify({ account, editingId, draft }));
   } catch {
     // No storage: the draft lives as long as the window.
   }
 }
 
-function keptDraft(account: string): { editingId: string; draft: AutomationDraft } | null {
+function keptDraft(storage: Effects['storage'], account: string): { editingId: string; draft: AutomationDraft } | null {
   try {
-    const kept = JSON.parse(localStorage.getItem(DRAFT_KEY) ?? 'null') as { account: string; editingId: string; draft: AutomationDraft } | null;
+    const kept = JSON.parse(storage.getItem(DRAFT_KEY) ?? 'null') as { account: string; editingId: string; draft: AutomationDraft } | null;
     return kept && kept.account === account && typeof kept.editingId === 'string' ? { editingId: kept.editingId, draft: { ...EMPTY_DRAFT, ...kept.draft } } : null;
   } catch {
     return null;
   }
-}
-
-function forgetDraft(): void {
-  try {
-    localStorage.removeItem(DRAFT_KEY);
-  } catch {
-    // Nothing kept.
-  }
-  reported = null;
-  void call('reportUnsaved', { title: null }).catch(() => undefined);
-}
-
-let reported: string | null = null;
-/** Tells main whether a rule has unsaved changes (only when that changes). */
-function reportUnsaved(state: Pick<AutomationsSlice, 'editingId' | 'draft' | 'draftOrigin'>): void {
-  const dirty = state.editingId !== null && state.draftOrigin !== null && !sameDraft(state.draft, state.draftOrigin);
-  const title = dirty ? state.draft.title.trim() || 'A new rule' : null;
-  if (title === reported) return;
-  reported = title;
-  void call('reportUnsaved', { title }).catch(() => undefined);
 }
 
 /** The rules the list shows for its filter: title, criteria and actions are searched. Pure. */
@@ -165,7 +147,42 @@ export function exactPattern(text: string): string {
   return `^${text.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`;
 }
 
-export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsSlice> = (set, get) => ({
+export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set, get) => {
+  const { call, storage } = effects;
+  let reported: string | null = null;
+  /** Tells main whether a rule has unsaved changes (only when that changes). */
+  const reportUnsaved = (state: Pick<AutomationsSlice, 'editingId' | 'draft' | 'draftOrigin'>): void => {
+    const dirty = state.editingId !== null && state.draftOrigin !== null && !sameDraft(state.draft, state.draftOrigin);
+    const title = dirty ? state.draft.title.trim() || 'A new rule' : null;
+    if (title === reported) return;
+    reported = title;
+    void call('reportUnsaved', { title }).catch(() => undefined);
+  };
+  const forgetDraft = (): void => {
+    try {
+      storage.removeItem(DRAFT_KEY);
+    } catch {
+      // Nothing kept.
+    }
+    reported = null;
+    void call('reportUnsaved', { title: null }).catch(() => undefined);
+  };
+  /** A rule DELETE that failed: an unsupported one hides the delete buttons and says so plainly. */
+  const explain = (error: BridgeError): BridgeError => {
+    if (error.kind !== 'unsupported') return error;
+    set({ automationsLack: { ...get().automationsLack, delete: true } });
+    return { ...error, message: 'This server does not offer deleting rules; the rule is still there.' };
+  };
+  const removal = undoableRemoval<Automation>(effects, {
+    kind: 'automation',
+    noun: { one: 'rule', many: 'rules' },
+    items: () => get().automations ?? [],
+    show: (automations) => set({ automations }),
+    restored: ({ item }) => set({ selectedAutomationId: item.id }),
+    notify: (what, options) => get().notify(typeof what === 'string' ? what : explain(what), options),
+    dismiss: (id) => get().dismiss(id),
+  });
+  return {
   automations: null,
   automationsError: null,
   editingId: null,
@@ -177,7 +194,6 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   previewCount: null,
   previewMatches: [],
   automationsLack: {},
-  removedAutomation: null,
   selectedAutomationId: null,
   automationFilter: '',
 
@@ -190,35 +206,13 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
   },
 
   restoreRule: (id, error) => {
-    const removed = get().removedAutomation;
-    if (removed?.automation.id === id && !(get().automations ?? []).some((a) => a.id === id)) {
-      const list = [...(get().automations ?? [])];
-      list.splice(Math.min(removed.index, list.length), 0, removed.automation);
-      set({ automations: list, removedAutomation: null });
-    } else {
-      void get().loadAutomations();
-    }
-    if (error.kind === 'unsupported') {
-      set({ automationsLack: { ...get().automationsLack, delete: true } });
-      get().notify({ kind: 'unsupported', message: 'This server does not offer deleting rules; the rule is still there.', details: {} });
-    } else {
-      get().notify(error);
-    }
+    if (removal.restore(id, error)) return;
+    // Not waiting here any more (the window closed): the list is asked again.
+    void get().loadAutomations();
+    get().notify(explain(error));
   },
 
-  undoRemoveAutomation: async () => {
-    const removed = get().removedAutomation;
-    if (!removed) return;
-    set({ removedAutomation: null });
-    const { undone } = await call('undoDelete', { id: removed.automation.id, kind: 'automation' }).catch(() => ({ undone: false }));
-    if (!undone) {
-      get().notify({ kind: 'not-found', message: 'Too late to undo: the rule was deleted.', details: {} });
-      return;
-    }
-    const list = [...(get().automations ?? [])];
-    list.splice(Math.min(removed.index, list.length), 0, removed.automation);
-    set({ automations: list, selectedAutomationId: removed.automation.id });
-  },
+  undoRemoveAutomation: () => removal.undo(),
 
   loadPreviewPool: async () => {
     const seen = new Map<string, Email>();
@@ -262,12 +256,12 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
       const automations = await call('listAutomations', undefined);
       set({ automations, automationsError: null });
       // A draft left unsaved (a quit, a crash) comes back where it was.
-      const kept = keptDraft(accountKey(get().accounts));
+      const kept = keptDraft(storage, accountKey(get().accounts));
       if (kept && get().editingId === null) {
         const existing = automations.find((a) => a.id === kept.editingId);
         if (kept.editingId === 'new' || existing) {
           set({ editingId: kept.editingId, draft: kept.draft, draftOrigin: existing ? draftFrom(existing) : EMPTY_DRAFT });
-          get().notify({ kind: 'not-found', message: `Your unsaved changes to “${kept.draft.title || 'a new rule'}” are back.`, details: {} }, 'info');
+          get().notify(`Your unsaved changes to “${kept.draft.title || 'a new rule'}” are back.`);
         }
       }
     } catch (error) {
@@ -290,7 +284,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     for (const key of Object.keys(patch)) delete fieldErrors[key];
     set({ draft: { ...get().draft, ...patch }, fieldErrors });
     // Kept on disk as typed, so neither a crash nor a quit loses it; main asks before closing.
-    keepDraft(accountKey(get().accounts), get().editingId, get().draft);
+    keepDraft(storage, accountKey(get().accounts), get().editingId, get().draft);
     reportUnsaved(get());
   },
 
@@ -337,7 +331,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     const most = count !== null && count.total > 0 && count.matches > count.total / 2;
     if (value.action_delete_email && (noCriteria || most)) {
       const reach = noCriteria ? 'every incoming email (it has no criteria)' : `${count!.matches} of the last ${count!.total} emails`;
-      if (!window.confirm(`“${value.title}” deletes the mail it matches, and it matches ${reach}. Save it anyway?`)) return;
+      if (!effects.confirm(`“${value.title}” deletes the mail it matches, and it matches ${reach}. Save it anyway?`)) return;
     }
     set({ saving: true, saveError: null });
     try {
@@ -355,7 +349,7 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
         draftOrigin: null,
       });
       forgetDraft();
-      get().notify({ kind: 'not-found', message: `Saved "${saved.title}".`, details: {} }, 'info');
+      get().notify(`Saved "${saved.title}".`);
     } catch (error) {
       const bridgeError = asBridgeError(error);
       if (bridgeError.kind === 'unsupported' && editingId === 'new') {
@@ -379,18 +373,14 @@ export const createAutomationsSlice: StateCreator<AppState, [], [], AutomationsS
     const automation = list[index];
     if (!automation) return;
     const rest = list.filter((a) => a.id !== id);
-    set({ automations: rest, removedAutomation: { automation, index }, selectedAutomationId: rest[Math.min(index, rest.length - 1)]?.id ?? null });
-    try {
-      await call('deleteAutomation', { id, undoMs: UNDO_MS });
-    } catch (error) {
-      set({ automations: list, removedAutomation: null });
-      get().notify(asBridgeError(error));
-      return;
-    }
-    // The DELETE itself goes after the undo window; main reports an unsupported one through deleteFailed.
-    get().notify({ kind: 'not-found', message: `Deleted the rule “${automation.title}”.`, details: {} }, 'info', {
-      action: { label: 'Undo (z)', run: () => void get().undoRemoveAutomation() },
-      ms: UNDO_MS,
-    });
+    set({ selectedAutomationId: rest[Math.min(index, rest.length - 1)]?.id ?? null });
+    // The DELETE itself goes after the undo window; main reports a failure then through deleteFailed.
+    await removal.remove([{ item: automation, index, wasOpen: false }], `Deleted the rule “${automation.title}”.`);
   },
-});
+
+  askRemoveAutomation: (id) => {
+    const rule = get().automations?.find((a) => a.id === id);
+    if (rule && !get().automationsLack.delete && get().confirmDelete(`Delete the rule “${rule.title}”?`)) void get().removeAutomation(id);
+  },
+  };
+};

@@ -1,13 +1,12 @@
-import type { StateCreator } from 'zustand';
-import type { BridgeError } from '../../../../shared/contract.ts';
-import type { Results } from '../../../../shared/contract.ts';
+import type { BridgeError, Results } from '../../../../shared/contract.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
 import type { ListQuery } from '../../../../shared/domain/list-query.ts';
 import { parseSearch, planSearch, toggleIs } from '../../../../shared/domain/search-query.ts';
-import { UNDO_MS } from '../../../../shared/domain/settings.ts';
-import { asBridgeError, call } from '../../bridge.ts';
+import { asBridgeError } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
-import type { AppState } from '../../store.ts';
+import type { Effects } from '../../effects.ts';
+import type { Slice } from '../../store.ts';
+import { undoableRemoval, type Removed } from '../undoable-removal.ts';
 
 /** The search box's plan for a page: what the server is asked, what is narrowed here, what is wrong. Pure. */
 export function listQueryFor(search: string, page: number, pageSize: number, now: Date = new Date()) {
@@ -35,9 +34,9 @@ const RECENT_KEY = 'inbox-desk:recent-searches';
 const RECENT_MAX = 10;
 const KNOWN_MAX = 500;
 
-function loadRecent(): string[] {
+function loadRecent(storage: Effects['storage']): string[] {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    const value: unknown = JSON.parse(storage.getItem(RECENT_KEY) ?? '[]');
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').slice(0, RECENT_MAX) : [];
   } catch {
     return [];
@@ -73,26 +72,22 @@ export interface InboxSlice {
   select: (id: string | null) => void;
   moveSelection: (delta: number) => void;
   toggleFavorite: (id?: string) => Promise<void>;
-  /** Deletes with Undo: the email leaves the screen now, the server after UNDO_MS. `index` is its row before a bulk delete began. */
-  deleteEmail: (id?: string, options?: { quiet?: boolean; index?: number }) => Promise<void>;
-  /**
-   * What z can still take back, newest last: each delete (one email, or a
-   * bulk delete's lot) with the notice that offers its undo. z undoes the
-   * newest; an entry leaves the stack when undone or when its window closes.
-   */
-  undoStack: { ids: string[]; noticeId: number; sent: Promise<unknown> }[];
+  /** Deletes with Undo (undoable-removal.ts): the email leaves the screen now, the server after UNDO_MS. */
+  deleteEmail: (id?: string) => Promise<void>;
+  /** Asks first when settings say so, then deletes the open email, or the highlighted one. */
+  askDeleteEmail: () => void;
   /** Undoes the newest delete still in its window (or the one holding `id`). */
   undoDelete: (id?: string) => Promise<void>;
-  /** Puts a deleted email back where it was (undone, or its DELETE failed). */
+  /** Puts a deleted email back where it was (its DELETE failed). */
   restoreDeleted: (id: string, error?: BridgeError) => void;
-  /** Deleted on screen, waiting for the undo window to close: the email, its row, and whether it was open. */
-  pendingDeletes: Record<string, { email: Email; index: number; wasOpen: boolean }>;
   /** Emails picked with x, J/K or * a, for s and # to act on together. */
   checked: string[];
   toggleChecked: (id: string) => void;
   checkAll: (on: boolean) => void;
   /** Stars (or unstars) or deletes every checked email, one request at a time, with a progress line. */
   bulk: (kind: 'star' | 'delete') => Promise<void>;
+  /** Asks first when settings say so, then deletes every checked email. */
+  askBulkDelete: () => void;
   bulkProgress: { label: string; done: number; total: number } | null;
   patchListEmail: (email: Email) => void;
   /** Tells main what to poll, and whether the window can be seen. */
@@ -110,24 +105,61 @@ export function nextSelection(ids: string[], current: string | null, delta: numb
   return ids[Math.min(ids.length - 1, Math.max(0, index + delta))]!;
 }
 
-let listSequence = 0;
-
 const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
 
-export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set, get) => {
-  /**
-   * A delete z can take back: its notice offers the undo, and the stack holds it until spent or expired.
-   * It goes on the stack as the delete starts, so a z pressed before main has answered reaches this
-   * delete and not an older one; `sent` is main's answer, which the undo waits for.
-   */
-  const remember = (ids: string[], message: string, sent: Promise<unknown>): number => {
-    const noticeId = get().notify({ kind: 'not-found', message, details: {} }, 'info', {
-      action: { label: 'Undo (z)', run: () => void get().undoDelete(ids[0]) },
-      ms: UNDO_MS,
-    });
-    set({ undoStack: [...get().undoStack, { ids, noticeId, sent }] });
-    return noticeId;
+export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
+  const { call, clock, storage } = effects;
+  let listSequence = 0;
+  const removal = undoableRemoval<Email>(effects, {
+    kind: 'email',
+    noun: { one: 'email', many: 'emails' },
+    items: () => get().list?.data ?? [],
+    show: (data, delta) => {
+      const list = get().list;
+      if (list) set({ list: { ...list, data, meta: { ...list.meta, total: Math.max(0, list.meta.total + delta) } } });
+    },
+    // The highlight is the open email: the one deleted while open opens again; otherwise the open one keeps it.
+    restored: ({ item, wasOpen }) => {
+      const openId = get().openId;
+      set({ selectedId: wasOpen || openId === null ? item.id : openId });
+      if (wasOpen) void get().openMessage(item.id);
+    },
+    // The page refills from the server once the DELETEs have gone.
+    settled: () => void get().loadList(),
+    notify: (what, options) => get().notify(what, options),
+    dismiss: (id) => get().dismiss(id),
+  });
+
+  /** Takes these emails off the screen with one undo; the highlight (and the reader) move on if theirs went. */
+  const removeEmails = async (ids: string[], message: (first: Email) => string) => {
+    const { list, page, settings, openId, selectedId } = get();
+    if (!list) return;
+    const rows = list.data.map((e) => e.id);
+    const removed: Removed<Email>[] = [];
+    for (const id of ids) {
+      const index = rows.indexOf(id);
+      const item = list.data[index] ?? (get().email?.id === id ? get().email : null);
+      if (item) removed.push({ item, index: Math.max(0, index), wasOpen: openId === id });
+    }
+    if (removed.length === 0) return;
+    const going = new Set(removed.map((r) => r.item.id));
+    const anchor = openId !== null && going.has(openId) ? openId : selectedId !== null && going.has(selectedId) ? selectedId : null;
+    if (anchor !== null) {
+      const at = rows.indexOf(anchor);
+      const after = rows.slice(at + 1).find((id) => !going.has(id)) ?? null;
+      const before = rows.slice(0, Math.max(0, at)).reverse().find((id) => !going.has(id)) ?? null;
+      const neighbour = settings.afterDelete === 'previous' ? (before ?? after) : (after ?? before);
+      set({ selectedId: neighbour });
+      if (anchor === openId) {
+        if (settings.afterDelete === 'list' || neighbour === null) get().closeMessage();
+        else void get().openMessage(neighbour);
+      }
+    }
+    await removal.remove(removed, message(removed[0]!.item));
+    // The page stays valid: an emptied page goes back one.
+    if (get().list?.data.length === 0 && page > 1 && get().page === page) get().goToPage(page - 1);
   };
+
   return {
   searchText: '',
   search: '',
@@ -137,11 +169,9 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   listError: null,
   selectedId: null,
   knownAddresses: { senders: [], inboxes: [] },
-  recentSearches: loadRecent(),
+  recentSearches: loadRecent(storage),
   newIds: [],
   listFocusRequested: false,
-  pendingDeletes: {},
-  undoStack: [],
   landOn: null,
   checked: [],
   bulkProgress: null,
@@ -157,14 +187,10 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     const rows = visibleRows(get().list, get().search).filter((e) => get().checked.includes(e.id));
     if (rows.length === 0 || get().bulkProgress) return;
     if (kind === 'delete') {
-      // One undo for the lot: each DELETE waits in main for the same window. Each keeps the row it had before any went.
-      const before = (get().list?.data ?? []).map((e) => e.id);
-      const ids = rows.map((e) => e.id);
-      const sent = (async () => {
-        for (const email of rows) await get().deleteEmail(email.id, { quiet: true, index: before.indexOf(email.id) });
-      })();
-      remember(ids, `Deleted ${ids.length} emails.`, sent);
-      await sent;
+      await removeEmails(
+        rows.map((e) => e.id),
+        () => `Deleted ${rows.length} ${rows.length === 1 ? 'email' : 'emails'}.`,
+      );
       set({ checked: [] });
       return;
     }
@@ -176,12 +202,17 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       if (email.favorite !== favorite) {
         // Within the budget: wait out a 429 rather than fail the rest.
         const blocked = get().rateLimit.blockedUntil;
-        if (blocked && blocked > Date.now()) await new Promise((r) => setTimeout(r, blocked - Date.now()));
+        if (blocked && blocked > clock.now()) await new Promise((r) => clock.setTimeout(() => r(undefined), blocked - clock.now()));
         await get().toggleFavorite(email.id);
       }
       set({ bulkProgress: { label, done: index + 1, total: rows.length } });
     }
     set({ bulkProgress: null, checked: [] });
+  },
+
+  askBulkDelete: () => {
+    const count = get().checked.length;
+    if (count > 0 && get().confirmDelete(`Delete ${count} selected ${count === 1 ? 'email' : 'emails'}?`)) void get().bulk('delete');
   },
 
   loadList: async (options = {}) => {
@@ -195,13 +226,12 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       const answered = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
       if (sequence !== listSequence) return;
       // Mail deleted on screen stays gone while its DELETE waits for the undo window.
-      const hidden = get().pendingDeletes;
-      const waiting = Object.keys(hidden).length;
+      const waiting = removal.pendingCount();
       // The server still counts them until the DELETE goes: the pages shown do not.
       const total = Math.max(0, answered.meta.total - waiting);
       const list = {
         ...answered,
-        data: answered.data.filter((e) => !hidden[e.id]),
+        data: answered.data.filter((e) => !removal.isPending(e.id)),
         meta: waiting === 0 ? answered.meta : { ...answered.meta, total, last_page: Math.max(1, Math.ceil(total / answered.meta.per_page)) },
       };
       const ids = list.data.map((e) => e.id);
@@ -230,7 +260,10 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       if (sequence !== listSequence) return;
       const bridgeError = asBridgeError(error);
       // The list on screen, the page and the selection all stay as they were.
-      if (OUTAGE_KINDS.has(bridgeError.kind)) {
+      if (bridgeError.kind === 'cancelled') {
+        // A newer request took its place in main: not a failure.
+        set({ listLoading: false });
+      } else if (OUTAGE_KINDS.has(bridgeError.kind)) {
         set({ listLoading: false, listError: null });
         get().reportOutage(bridgeError, 'list', () => void get().loadList(options));
       } else {
@@ -248,7 +281,7 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
       const recentSearches = [text, ...get().recentSearches.filter((r) => r !== text)].slice(0, RECENT_MAX);
       set({ recentSearches });
       try {
-        localStorage.setItem(RECENT_KEY, JSON.stringify(recentSearches));
+        storage.setItem(RECENT_KEY, JSON.stringify(recentSearches));
       } catch {
         // Private storage may be unavailable: recents then last for the session.
       }
@@ -266,15 +299,13 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
   watchList: () => {
     const { search, settings } = get();
     const { query, errors } = listQueryFor(search, 1, settings.pageSize);
-    const visible = typeof document === 'undefined' || document.visibilityState !== 'hidden';
-    void call('watchList', { query: errors.length > 0 ? null : query, visible }).catch(() => undefined);
+    void call('watchList', { query: errors.length > 0 ? null : query, visible: effects.visible() }).catch(() => undefined);
   },
 
   mergePolled: (query, polled) => {
     const { list, search, page, settings } = get();
     if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
-    const hidden = get().pendingDeletes;
-    const fresh = arrivals(list.data, polled.data).filter((e) => !hidden[e.id]);
+    const fresh = arrivals(list.data, polled.data).filter((e) => !removal.isPending(e.id));
     // What the server now says of mail on screen (read, starred) is taken as is.
     const updated = new Map(polled.data.map((e) => [e.id, e]));
     const data = list.data.map((e) => updated.get(e.id) ?? e);
@@ -288,8 +319,10 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     const grown = [...fresh, ...data];
     let cut = Math.max(settings.pageSize, data.length);
     while (cut < grown.length && grown.slice(cut).some((e) => keep.includes(e.id))) cut += 1;
+    // The pager counts the rows shown (more than a page while the highlighted one is kept).
+    const meta = { ...list.meta, total: polled.meta.total, last_page: polled.meta.last_page, from: 1, to: Math.min(cut, grown.length) };
     set({
-      list: page === 1 ? { ...list, data: grown.slice(0, cut), meta: { ...list.meta, total: polled.meta.total, last_page: polled.meta.last_page } } : { ...list, data },
+      list: page === 1 ? { ...list, data: grown.slice(0, cut), meta } : { ...list, data },
       newIds: [...fresh.map((e) => e.id), ...get().newIds],
     });
   },
@@ -340,96 +373,22 @@ export const createInboxSlice: StateCreator<AppState, [], [], InboxSlice> = (set
     }
   },
 
-  deleteEmail: async (id = get().selectedId ?? undefined, options = {}) => {
-    const { list, page, settings, openId } = get();
-    if (!id || !list) return;
-    const index = list.data.findIndex((e) => e.id === id);
-    const email = list.data[index] ?? (get().email?.id === id ? get().email : null);
-    if (!email) return;
-    const ids = list.data.map((e) => e.id);
-    const neighbour =
-      settings.afterDelete === 'previous' ? (ids[index - 1] ?? ids[index + 1] ?? null) : (ids[index + 1] ?? ids[index - 1] ?? null);
-    // Gone from the screen at once; the DELETE itself waits for the undo window, in main.
-    const remaining = list.data.filter((e) => e.id !== id);
-    set({
-      list: { ...list, data: remaining, meta: { ...list.meta, total: Math.max(0, list.meta.total - 1) } },
-      pendingDeletes: { ...get().pendingDeletes, [id]: { email, index: Math.max(0, options.index ?? index), wasOpen: openId === id } },
-      selectedId: neighbour,
-    });
-    if (openId === id) {
-      if (settings.afterDelete === 'list' || neighbour === null) get().closeMessage();
-      else void get().openMessage(neighbour);
-    }
-    const sent = call('deleteEmail', { id, undoMs: UNDO_MS });
-    const noticeId = options.quiet ? null : remember([id], `Deleted “${email.subject || '(no subject)'}”.`, sent);
-    try {
-      await sent;
-    } catch (error) {
-      if (noticeId !== null) {
-        set({ undoStack: get().undoStack.filter((entry) => entry.noticeId !== noticeId) });
-        get().dismiss(noticeId);
-      }
-      get().restoreDeleted(id, asBridgeError(error));
-      return;
-    }
-    // The page stays valid: an emptied page goes back one; otherwise it refills once the delete is sent.
-    if (remaining.length === 0 && page > 1) get().goToPage(page - 1);
-    setTimeout(() => {
-      const pending = { ...get().pendingDeletes };
-      // The window closed: z can no longer reach it.
-      set({ undoStack: get().undoStack.filter((entry) => !entry.ids.includes(id)) });
-      if (!pending[id]) return;
-      delete pending[id];
-      set({ pendingDeletes: pending });
-      void get().loadList();
-    }, UNDO_MS + 500);
+  deleteEmail: async (id = get().selectedId ?? undefined) => {
+    if (id) await removeEmails([id], (email) => `Deleted “${email.subject || '(no subject)'}”.`);
   },
 
-  undoDelete: async (id) => {
-    const stack = get().undoStack;
-    const entry = id === undefined ? stack.at(-1) : stack.find((e) => e.ids.includes(id));
-    if (!entry) return;
-    // Spent at once: a second z reaches the delete before this one, and the notice goes.
-    set({ undoStack: get().undoStack.filter((e) => e !== entry) });
-    get().dismiss(entry.noticeId);
-    await entry.sent.catch(() => undefined);
-    // Back in the order they were: each at the row it had, the highest rows last.
-    const waiting = entry.ids.filter((one) => get().pendingDeletes[one]).sort((a, b) => get().pendingDeletes[a]!.index - get().pendingDeletes[b]!.index);
-    let restored = 0;
-    for (const one of waiting) {
-      const { undone } = await call('undoDelete', { id: one }).catch(() => ({ undone: false }));
-      if (undone) {
-        get().restoreDeleted(one);
-        restored += 1;
-      }
-    }
-    const many = entry.ids.length > 1;
-    const message =
-      restored === 0
-        ? `Too late to undo: the ${many ? 'emails were' : 'email was'} deleted.`
-        : many
-          ? `${restored} ${restored === 1 ? 'email is' : 'emails are'} back.`
-          : 'Delete undone.';
-    get().notify({ kind: 'not-found', message, details: {} }, 'info');
+  askDeleteEmail: () => {
+    const id = get().openId ?? get().selectedId;
+    const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
+    if (!id || !email) return;
+    const from = email.sender.display_name || email.sender.email;
+    if (get().confirmDelete(`Delete “${email.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`)) void get().deleteEmail(id);
   },
+
+  undoDelete: (id) => removal.undo(id),
 
   restoreDeleted: (id, error) => {
-    const entry = get().pendingDeletes[id];
-    if (!entry) return;
-    const pending = { ...get().pendingDeletes };
-    delete pending[id];
-    const list = get().list;
-    const data = list ? [...list.data.filter((e) => e.id !== id)] : [];
-    data.splice(Math.min(entry.index, data.length), 0, entry.email);
-    // The highlight is the open email: the one deleted while open opens again; otherwise the open one keeps it.
-    const openId = get().openId;
-    set({
-      pendingDeletes: pending,
-      ...(list ? { list: { ...list, data, meta: { ...list.meta, total: list.meta.total + 1 } } } : {}),
-      selectedId: entry.wasOpen || openId === null ? id : openId,
-    });
-    if (entry.wasOpen) void get().openMessage(id);
-    if (error) get().notify(error);
+    removal.restore(id, error);
   },
   };
 };

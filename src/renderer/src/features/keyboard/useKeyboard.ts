@@ -50,14 +50,6 @@ function keepFocus(): void {
   });
 }
 
-export function confirmDelete(id: string): boolean {
-  const s = useStore.getState();
-  if (!s.settings.confirmDelete) return true;
-  const email = s.list?.data.find((e) => e.id === id) ?? s.email;
-  const from = email ? email.sender.display_name || email.sender.email : '';
-  return window.confirm(`Delete “${email?.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`);
-}
-
 function runInRules(action: Action): boolean {
   const s = useStore.getState();
   switch (action) {
@@ -72,11 +64,9 @@ function runInRules(action: Action): boolean {
     case 'open':
       if (s.selectedAutomationId) s.editAutomation(s.selectedAutomationId);
       return true;
-    case 'delete': {
-      const rule = s.automations?.find((a) => a.id === s.selectedAutomationId);
-      if (rule && !s.automationsLack.delete && (!s.settings.confirmDelete || window.confirm(`Delete the rule “${rule.title}”?`))) void s.removeAutomation(rule.id);
+    case 'delete':
+      if (s.selectedAutomationId) s.askRemoveAutomation(s.selectedAutomationId);
       return true;
-    }
     case 'undo':
       void s.undoRemoveAutomation();
       return true;
@@ -179,9 +169,8 @@ export function run(action: Action): void {
       if (inInbox) s.checkAll(false);
       break;
     case 'delete':
-      if (inInbox && s.checked.length > 0) {
-        if (!s.settings.confirmDelete || window.confirm(`Delete ${s.checked.length} selected emails?`)) void s.bulk('delete');
-      } else if (inInbox && s.selectedId && confirmDelete(s.openId ?? s.selectedId)) void s.deleteEmail(s.openId ?? s.selectedId);
+      if (inInbox && s.checked.length > 0) s.askBulkDelete();
+      else if (inInbox) s.askDeleteEmail();
       break;
     case 'toggle-unread':
       if (inInbox) s.toggleIsTerm('unread');

@@ -3,7 +3,6 @@ import type { BodyFormat, Email, EmailBody } from '../../../../shared/domain/ema
 import { call } from '../../bridge.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { Modal } from '../../Modal.tsx';
-import { confirmDelete } from '../keyboard/useKeyboard.ts';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
@@ -424,7 +423,7 @@ export function MessageView() {
   const error = useStore((s) => s.messageError);
   const openId = useStore((s) => s.openId);
   const headers = useStore((s) => s.headers);
-  const { showHeaders, setFormat, toggleFavorite, deleteEmail, closeMessage, saveAttachment, openMessage } = useStore.getState();
+  const { showHeaders, setFormat, toggleFavorite, askDeleteEmail, closeMessage, saveAttachment, openMessage } = useStore.getState();
   const pane = useRef<HTMLElement>(null);
   // Each email opens at its top (the frame and the pane outlive the email).
   useLayoutEffect(() => {
@@ -486,7 +485,7 @@ export function MessageView() {
             <button
               type="button"
               onClick={() => {
-                if (confirmDelete(email.id)) void deleteEmail(email.id);
+                askDeleteEmail();
               }}
             >
               Delete (#)

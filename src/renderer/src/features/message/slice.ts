@@ -1,12 +1,12 @@
-import type { StateCreator } from 'zustand';
 import type { BridgeError, LinkCheck } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
 import { findActionLink, findCode, htmlTextAndLinks, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
 import { LruCache } from '../../../../shared/lru.ts';
-import { asBridgeError, call } from '../../bridge.ts';
+import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
+import { asBridgeError } from '../../bridge.ts';
 import { OUTAGE_KINDS } from '../../outage.ts';
-import type { AppState } from '../../store.ts';
+import type { Slice } from '../../store.ts';
 
 export interface MessageSlice {
   openId: string | null;
@@ -45,6 +45,12 @@ export interface MessageSlice {
   saveRawMessage: () => Promise<void>;
   /** Copies the open email's code or main link (C, L), found by mail-insights.ts; a toast says what. */
   copyInsight: (what: 'code' | 'link') => Promise<void>;
+  /**
+   * Fetches the bodies of the emails either side of the open one, and sanitizes
+   * their HTML while the app is idle, so j or k opens them in one update.
+   * Only while the rate budget allows.
+   */
+  prefetchNext: () => void;
 }
 
 /**
@@ -64,23 +70,14 @@ export function formatAvailable(email: Pick<Email, 'has_html' | 'has_text'>, for
   return format === 'raw' || (format === 'html' ? email.has_html : email.has_text);
 }
 
-let messageSequence = 0;
-
-/**
- * Bodies fetched ahead for the emails next to the open one (prefetchNext), so
- * that opening one of them is a single store update with no bridge call.
- */
-const prepared = new LruCache<string, EmailBody>({ maxEntries: 6 });
-
-export function keepPrepared(id: string, body: EmailBody): void {
-  prepared.set(id, body);
-}
-
-export function isPrepared(id: string): boolean {
-  return prepared.has(id);
-}
-
-export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = (set, get) => ({
+export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml }) => (set, get) => {
+  let messageSequence = 0;
+  /**
+   * Bodies fetched ahead for the emails next to the open one (prefetchNext), so
+   * that opening one of them is a single store update with no bridge call.
+   */
+  const prepared = new LruCache<string, EmailBody>({ maxEntries: 6 });
+  return {
   openId: null,
   email: null,
   format: 'html',
@@ -174,7 +171,7 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     const { email } = get();
     if (!email) return;
     if (email.attachments.length === 0) {
-      get().notify({ kind: 'not-found', message: 'This email has no attachments.', details: {} }, 'info');
+      get().notify('This email has no attachments.');
     } else if (email.attachments.length === 1) {
       void get().saveAttachment(email.attachments[0]!.id);
     } else {
@@ -248,7 +245,7 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     if (!id) return;
     try {
       const { savedTo } = await call('saveRawMessage', { id });
-      if (savedTo) get().notify({ kind: 'not-found', message: `Saved to ${savedTo}`, details: {} }, 'info');
+      if (savedTo) get().notify(`Saved to ${savedTo}`);
     } catch (error) {
       get().notify(asBridgeError(error));
     }
@@ -260,11 +257,28 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     const found = insightsOf(email.subject, body);
     const text = what === 'code' ? found.code?.code : found.link?.url;
     if (!text) {
-      get().notify({ kind: 'not-found', message: what === 'code' ? 'No verification code found in this email.' : 'No main link found in this email.', details: {} }, 'info');
+      get().notify(what === 'code' ? 'No verification code found in this email.' : 'No main link found in this email.');
       return;
     }
     await call('copyText', { text });
-    get().notify({ kind: 'not-found', message: what === 'code' ? `Copied the code ${text}.` : `Copied the link ${text}.`, details: {} }, 'info');
+    get().notify(what === 'code' ? `Copied the code ${text}.` : `Copied the link ${text}.`);
+  },
+
+  prefetchNext: () => {
+    const { list, openId, rateLimit } = get();
+    if (!canPrefetch(rateLimit)) return;
+    const rows = list?.data ?? [];
+    const at = rows.findIndex((e) => e.id === openId);
+    for (const neighbour of [rows[at + 1], rows[at - 1]]) {
+      if (!neighbour || prepared.has(neighbour.id)) continue;
+      void call('getEmailBody', { id: neighbour.id, format: preferredFormat(neighbour) }).then(
+        (body) => {
+          prepared.set(neighbour.id, body);
+          if (body.format === 'html') prepareHtml(body.content);
+        },
+        () => undefined,
+      );
+    }
   },
 
   saveAttachment: async (attachmentId) => {
@@ -272,9 +286,10 @@ export const createMessageSlice: StateCreator<AppState, [], [], MessageSlice> = 
     if (!id) return;
     try {
       const { savedTo } = await call('saveAttachment', { emailId: id, attachmentId });
-      if (savedTo) get().notify({ kind: 'not-found', message: `Saved to ${savedTo}`, details: {} }, 'info');
+      if (savedTo) get().notify(`Saved to ${savedTo}`);
     } catch (error) {
       get().notify(asBridgeError(error));
     }
   },
-});
+  };
+};

@@ -1,8 +1,7 @@
-import type { StateCreator } from 'zustand';
 import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, type FlavorName } from '../../../../shared/domain/flavor.ts';
-import { asBridgeError, call } from '../../bridge.ts';
-import type { AppState } from '../../store.ts';
+import { asBridgeError } from '../../bridge.ts';
+import type { Slice } from '../../store.ts';
 
 export interface AccountDraft {
   id?: string;
@@ -70,7 +69,7 @@ export interface SettingsSlice {
   updateSettings: (patch: Partial<Settings>) => Promise<void>;
 }
 
-export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => ({
+export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get) => ({
   accounts: null,
   settings: { pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next' },
   appInfo: null,
@@ -92,11 +91,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       ]);
       set({ accounts, settings, appInfo });
       if (accounts.settingsRecovered) {
-        get().notify({
-          kind: 'bad-response',
-          message: 'The settings file was damaged; Inbox Desk restored the last good copy (or the defaults). Check your accounts.',
-          details: {},
-        });
+        get().notify('The settings file was damaged; Inbox Desk restored the last good copy (or the defaults). Check your accounts.', { tone: 'error' });
       }
     } catch (error) {
       get().notify(asBridgeError(error));
@@ -188,7 +183,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       const untouched = get().accountDraft === draft;
       set({ busy: false, accountErrors: {}, connectionResult: null, ...(untouched ? { accountDraft: EMPTY_ACCOUNT } : {}) });
       get().setAccounts(accounts);
-      get().notify({ kind: 'not-found', message: 'Account saved.', details: {} }, 'info');
+      get().notify('Account saved.');
     } catch (error) {
       const bridgeError = asBridgeError(error);
       set({ busy: false, accountError: bridgeError, accountErrors: bridgeError.details.fields ?? {} });

@@ -1,0 +1,140 @@
+/**
+ * Deleting from a list with Undo, the one way every list does it (the inbox and
+ * the rules): the items leave the screen at once, main holds each DELETE for
+ * UNDO_MS, and z takes back the newest delete still in its window, then the one
+ * before it (a stack). Each comes back at the row it had; a DELETE that fails
+ * puts its item back with the reason.
+ */
+import type { BridgeError } from '../../../shared/contract.ts';
+import { UNDO_MS } from '../../../shared/domain/settings.ts';
+import { asBridgeError } from '../bridge.ts';
+import type { Effects } from '../effects.ts';
+import type { Notify } from '../notices.ts';
+
+export interface Removed<T> {
+  item: T;
+  /** Its row before this delete began. */
+  index: number;
+  /** It was open in the reader. */
+  wasOpen: boolean;
+}
+
+export interface RemovalList<T extends { id: string }> {
+  kind: 'email' | 'automation';
+  /** How one and several are called in the notices. */
+  noun: { one: string; many: string };
+  /** The list on screen. */
+  items: () => T[];
+  /** Shows `items`; `delta` is how many the server's count changes by on screen. */
+  show: (items: T[], delta: number) => void;
+  /** One came back: where the highlight goes. */
+  restored: (removed: Removed<T>) => void;
+  /** Their windows closed and the server has them deleted. */
+  settled?: (ids: string[]) => void;
+  notify: Notify;
+  dismiss: (id: number) => void;
+}
+
+export interface UndoableRemoval<T> {
+  /** Deleted on screen, still in its undo window. */
+  isPending: (id: string) => boolean;
+  pendingCount: () => number;
+  /** How many deletes z can still take back. */
+  depth: () => number;
+  /** Takes these off the screen now, under one notice and one z; resolves once main has them all. */
+  remove: (removed: Removed<T>[], message: string) => Promise<void>;
+  /** Undoes the newest delete still in its window (or the one holding `id`). */
+  undo: (id?: string) => Promise<void>;
+  /** Puts one back (its DELETE failed): false when it was not waiting. */
+  restore: (id: string, error?: BridgeError) => boolean;
+}
+
+interface Entry {
+  ids: string[];
+  noticeId: number;
+  /** Main's answers to the DELETEs: an undo waits for them, so a quick z reaches this delete. */
+  sent: Promise<unknown>;
+}
+
+export function undoableRemoval<T extends { id: string }>(effects: Effects, list: RemovalList<T>): UndoableRemoval<T> {
+  const pending = new Map<string, Removed<T>>();
+  let stack: Entry[] = [];
+
+  const restore = (id: string, error?: BridgeError): boolean => {
+    const removed = pending.get(id);
+    if (!removed) return false;
+    pending.delete(id);
+    const items = list.items().filter((item) => item.id !== id);
+    items.splice(Math.min(removed.index, items.length), 0, removed.item);
+    list.show(items, 1);
+    list.restored(removed);
+    if (error) {
+      // A delete with nothing left to take back leaves the stack, and its notice goes.
+      for (const spent of stack.filter((entry) => !entry.ids.some((one) => pending.has(one)))) list.dismiss(spent.noticeId);
+      stack = stack.filter((entry) => entry.ids.some((one) => pending.has(one)));
+      list.notify(error);
+    }
+    return true;
+  };
+
+  const undo = async (id?: string): Promise<void> => {
+    const entry = id === undefined ? stack.at(-1) : stack.find((e) => e.ids.includes(id));
+    if (!entry) return;
+    // Spent at once: a second z reaches the delete before this one, and the notice goes.
+    stack = stack.filter((e) => e !== entry);
+    list.dismiss(entry.noticeId);
+    await entry.sent.catch(() => undefined);
+    // Back in the order they were: each at the row it had, the highest rows last.
+    const waiting = entry.ids.filter((one) => pending.has(one)).sort((a, b) => pending.get(a)!.index - pending.get(b)!.index);
+    let back = 0;
+    for (const one of waiting) {
+      const { undone } = await effects.call('undoDelete', { id: one, kind: list.kind }).catch(() => ({ undone: false }));
+      if (undone && restore(one)) back += 1;
+    }
+    const many = entry.ids.length > 1;
+    list.notify(
+      back === 0
+        ? `Too late to undo: the ${many ? `${list.noun.many} were` : `${list.noun.one} was`} deleted.`
+        : many
+          ? `${back} ${back === 1 ? `${list.noun.one} is` : `${list.noun.many} are`} back.`
+          : 'Delete undone.',
+    );
+  };
+
+  const remove = async (removed: Removed<T>[], message: string): Promise<void> => {
+    if (removed.length === 0) return;
+    const ids = removed.map((r) => r.item.id);
+    for (const r of removed) pending.set(r.item.id, r);
+    const going = new Set(ids);
+    list.show(list.items().filter((item) => !going.has(item.id)), -removed.length);
+    const entry: Entry = { ids, noticeId: 0, sent: Promise.resolve() };
+    // On the stack before main answers, so a z pressed meanwhile reaches this delete.
+    stack = [...stack, entry];
+    entry.noticeId = list.notify(message, { action: { label: 'Undo (z)', run: () => void undo(ids[0]) }, ms: UNDO_MS });
+    entry.sent = (async () => {
+      for (const id of ids) {
+        try {
+          await effects.call(list.kind === 'email' ? 'deleteEmail' : 'deleteAutomation', { id, undoMs: UNDO_MS });
+        } catch (error) {
+          restore(id, asBridgeError(error));
+        }
+      }
+    })();
+    await entry.sent;
+    effects.clock.setTimeout(() => {
+      // The window closed: z can no longer reach these, and the server has them.
+      stack = stack.filter((e) => e !== entry);
+      const gone = ids.filter((id) => pending.delete(id));
+      if (gone.length > 0) list.settled?.(gone);
+    }, UNDO_MS + 500);
+  };
+
+  return {
+    isPending: (id) => pending.has(id),
+    pendingCount: () => pending.size,
+    depth: () => stack.length,
+    remove,
+    undo,
+    restore,
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * A plain model of main as the renderer's store sees it through the bridge,
+ * for driving the real store (createAppStore) in Node with a fake clock.
+ * It is written from the contract, not from the store: a page is the newest
+ * first slice of what is left, a DELETE waits `undoMs` on this clock for an
+ * undoDelete and then happens, and every call is logged as main received it.
+ */
+import type { Args, BridgeError, Method, Results } from '../../../src/shared/contract.ts';
+import type { Automation } from '../../../src/shared/domain/automation.ts';
+import type { Email } from '../../../src/shared/domain/email.ts';
+import { BridgeFailure } from '../../../src/renderer/src/bridge.ts';
+import type { Clock, Effects } from '../../../src/renderer/src/effects.ts';
+
+export interface FakeClock extends Clock {
+  /** Runs every timer due within `ms`, in time order, letting promises settle between them. */
+  advance: (ms: number) => Promise<void>;
+}
+
+/** Lets every pending promise chain run (the store's awaits), without moving the fake clock. */
+export const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export function fakeClock(start = Date.parse('2026-11-26T12:00:00Z')): FakeClock {
+  let now = start;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; run: () => void }>();
+  return {
+    now: () => now,
+    setTimeout: (run, ms) => {
+      const id = nextId++;
+      timers.set(id, { at: now + Math.max(0, ms), run });
+      return id;
+    },
+    clearTimeout: (handle) => void timers.delete(handle as number),
+    advance: async (ms) => {
+      const end = now + ms;
+      await settle();
+      for (;;) {
+        const due = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        due[1].run();
+        await settle();
+      }
+      now = end;
+      await settle();
+    },
+  };
+}
+
+export function email(n: number, extra: Partial<Email> = {}): Email {
+  const at = new Date(Date.parse('2026-11-20T00:00:00Z') + n * 60_000).toISOString();
+  const address = (name: string) => ({ id: name, display_name: '', email: `${name}@example.test`, created_at: null, updated_at: null });
+  return {
+    id: `e${String(n).padStart(4, '0')}`,
+    sender: address(`sender${n % 3}`),
+    inbox: address('team'),
+    carbon_copies: [],
+    subject: `Email ${n}`,
+    created_at: at,
+    read: null,
+    favorite: false,
+    has_html: false,
+    has_text: true,
+    size_in_bytes: 100,
+    attachments: [],
+    ...extra,
+  } as Email;
+}
+
+export function rule(n: number): Automation {
+  return {
+    id: `r${n}`,
+    title: `Rule ${n}`,
+    sender: null,
+    inbox: null,
+    subject: `subject ${n}`,
+    has_attachments: false,
+    action_url: 'https://hooks.example.test/in',
+    action_email: null,
+    action_secret_token: null,
+    action_delete_email: false,
+    payload_format: 'json',
+    emails_received: 0,
+    in_error: false,
+    created_at: null,
+    updated_at: null,
+  };
+}
+
+export interface FakeMain {
+  effects: Effects;
+  clock: FakeClock;
+  /** Every call main received, in order: method and argument. */
+  log: { method: Method; arg: unknown }[];
+  /** What the server has now (DELETEs that went through are gone). */
+  emails: Email[];
+  automations: Automation[];
+  /** The questions confirm() was asked; `answer` is what the user says. */
+  questions: string[];
+  answer: boolean;
+  /** The next call to `method` waits until the returned function is called. */
+  hold: (method: Method) => () => void;
+  /** Calls to `method` fail with this error until cleared. */
+  failing: Partial<Record<Method, BridgeError>>;
+  /** Server-side writes only (DELETE after its window, favorites), as the server log would show them. */
+  writes: string[];
+}
+
+const bridgeError = (kind: BridgeError['kind'], message: string): BridgeError => ({ kind, message, details: {} });
+
+export function fakeMain(options: { emails?: Email[]; automations?: Automation[] } = {}): FakeMain {
+  const clock = fakeClock();
+  const emails = [...(options.emails ?? [])];
+  const automations = [...(options.automations ?? [])];
+  const log: FakeMain['log'] = [];
+  const writes: string[] = [];
+  const held = new Map<Method, Promise<void>>();
+  const deferred = new Map<string, unknown>();
+  const storage = new Map<string, string>();
+
+  const newestFirst = () => [...emails].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  const handlers: { [M in Method]?: (arg: Args[M]) => Results[M] } = {
+    listEmails: (query) => {
+      const all = newestFirst();
+      const per = query.limit ?? 25;
+      const page = query.page ?? 1;
+      const data = all.slice((page - 1) * per, page * per);
+      return {
+        data,
+        links: { first: null, last: null, prev: null, next: null },
+        meta: { current_page: page, from: data.length ? (page - 1) * per + 1 : null, last_page: Math.max(1, Math.ceil(all.length / per)), path: '/emails', per_page: per, to: data.length ? (page - 1) * per + data.length : null, total: all.length },
+      };
+    },
+    watchList: () => null,
+    openEmail: ({ id }) => {
+      const found = emails.find((e) => e.id === id);
+      if (!found) throw new BridgeFailure(bridgeError('not-found', 'That email is gone.'));
+      found.read ??= new Date(clock.now()).toISOString();
+      return { email: { ...found }, body: { format: 'text', content: `Body of ${found.subject}` } as Results['openEmail']['body'] };
+    },
+    getEmail: ({ id }) => ({ ...emails.find((e) => e.id === id)! }),
+    getEmailBody: ({ id }) => ({ format: 'text', content: `Body of ${id}` }) as Results['getEmailBody'],
+    setFavorite: ({ id, favorite }) => {
+      const found = emails.find((e) => e.id === id);
+      if (found) found.favorite = favorite;
+      writes.push(`${favorite ? 'star' : 'unstar'} ${id}`);
+      return null;
+    },
+    deleteEmail: ({ id, undoMs }) => {
+      const timer = clock.setTimeout(() => {
+        deferred.delete(`email:${id}`);
+        const at = emails.findIndex((e) => e.id === id);
+        if (at >= 0) emails.splice(at, 1);
+        writes.push(`delete ${id}`);
+      }, undoMs ?? 0);
+      deferred.set(`email:${id}`, timer);
+      return null;
+    },
+    deleteAutomation: ({ id, undoMs }) => {
+      const timer = clock.setTimeout(() => {
+        deferred.delete(`automation:${id}`);
+        const at = automations.findIndex((a) => a.id === id);
+        if (at >= 0) automations.splice(at, 1);
+        writes.push(`delete rule ${id}`);
+      }, undoMs ?? 0);
+      deferred.set(`automation:${id}`, timer);
+      return null;
+    },
+    undoDelete: ({ id, kind }) => {
+      const key = `${kind ?? 'email'}:${id}`;
+      if (!deferred.has(key)) return { undone: false };
+      clock.clearTimeout(deferred.get(key));
+      deferred.delete(key);
+      return { undone: true };
+    },
+    listAutomations: () => automations.map((a) => ({ ...a })),
+    reportUnsaved: () => null,
+  };
+
+  const main: FakeMain = {
+    clock,
+    log,
+    emails,
+    automations,
+    writes,
+    questions: [],
+    answer: true,
+    failing: {},
+    hold: (method) => {
+      let release!: () => void;
+      held.set(method, new Promise<void>((resolve) => (release = resolve)));
+      return () => release();
+    },
+    effects: {
+      call: async (method, arg) => {
+        log.push({ method, arg });
+        const wait = held.get(method);
+        if (wait) {
+          held.delete(method);
+          await wait;
+        }
+        const failure = main.failing[method];
+        if (failure) throw new BridgeFailure(failure);
+        const handler = handlers[method] as ((a: typeof arg) => unknown) | undefined;
+        if (!handler) throw new BridgeFailure(bridgeError('unsupported', `The fake main has no ${method}.`));
+        return structuredClone(handler(arg)) as never;
+      },
+      confirm: (question) => {
+        main.questions.push(question);
+        return main.answer;
+      },
+      storage: {
+        getItem: (key) => storage.get(key) ?? null,
+        setItem: (key, value) => void storage.set(key, value),
+        removeItem: (key) => void storage.delete(key),
+      },
+      clock,
+      visible: () => true,
+      prepareHtml: () => undefined,
+    },
+  };
+  return main;
+}

@@ -1,0 +1,274 @@
+/**
+ * The app's real store (createAppStore), driven in Node on a fake main and a
+ * fake clock: what a user sees (rows, highlight, notices) and what main
+ * receives. The browser specs keep what only a browser shows (focus, paint, scroll).
+ */
+import { describe, expect, it } from 'vitest';
+import { createAppStore, type AppState } from '../../../src/renderer/src/store.ts';
+import { UNDO_MS } from '../../../src/shared/domain/settings.ts';
+import { email, fakeMain, rule, settle, type FakeMain } from './fake-main.ts';
+
+const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
+
+async function started(main: FakeMain, patch: Partial<AppState> = {}) {
+  const store = createAppStore(main.effects);
+  store.setState(patch);
+  await store.getState().loadList();
+  return store;
+}
+
+const rows = (store: { getState: () => AppState }) => store.getState().list!.data.map((e) => e.id);
+const notices = (store: { getState: () => AppState }) => store.getState().notices.map((n) => n.text);
+const calls = (main: FakeMain, method: string) => main.log.filter((c) => c.method === method).map((c) => (c.arg as { id: string }).id);
+
+describe('deleting with undo (the inbox)', () => {
+  it('brings 25 bulk-deleted emails back in their order, with one notice spent and one told', async () => {
+    const main = fakeMain({ emails: range(30).map((n) => email(n)) });
+    const store = await started(main);
+    const before = rows(store);
+    store.getState().checkAll(true);
+    await store.getState().bulk('delete');
+    expect(rows(store)).toEqual([]);
+    expect(notices(store)).toEqual(['Deleted 25 emails.']);
+    await store.getState().undoDelete();
+    expect(rows(store)).toEqual(before);
+    expect(notices(store)).toEqual(['25 emails are back.']);
+    expect(store.getState().list!.meta.total).toBe(30);
+    await main.clock.advance(UNDO_MS * 3);
+    expect(main.writes).toEqual([]);
+    expect(main.emails).toHaveLength(30);
+  });
+
+  it('steps back through three deletes in order, each toast gone once spent, and a fourth z does nothing', async () => {
+    const main = fakeMain({ emails: range(10).map((n) => email(n)) });
+    const store = await started(main);
+    const before = rows(store);
+    for (const id of ['e0010', 'e0007', 'e0003']) await store.getState().deleteEmail(id);
+    expect(rows(store)).toEqual(before.filter((id) => !['e0010', 'e0007', 'e0003'].includes(id)));
+    expect(store.getState().notices.filter((n) => n.action)).toHaveLength(3);
+    await store.getState().undoDelete();
+    expect(rows(store)).toContain('e0003');
+    expect(rows(store)).not.toContain('e0007');
+    await store.getState().undoDelete();
+    await store.getState().undoDelete();
+    expect(rows(store)).toEqual(before);
+    expect(store.getState().notices.filter((n) => n.action)).toHaveLength(0);
+    const undos = calls(main, 'undoDelete');
+    await store.getState().undoDelete();
+    expect(calls(main, 'undoDelete')).toEqual(undos);
+    expect(undos).toEqual(['e0003', 'e0007', 'e0010']);
+  });
+
+  it('z pressed before main has answered a delete undoes that delete, not the one before it', async () => {
+    const main = fakeMain({ emails: range(5).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().deleteEmail('e0005');
+    const release = main.hold('deleteEmail');
+    const second = store.getState().deleteEmail('e0004');
+    const undo = store.getState().undoDelete();
+    await settle();
+    expect(calls(main, 'undoDelete')).toEqual([]);
+    release();
+    await Promise.all([second, undo]);
+    expect(calls(main, 'undoDelete')).toEqual(['e0004']);
+    expect(rows(store)).toEqual(['e0004', 'e0003', 'e0002', 'e0001']);
+    await main.clock.advance(UNDO_MS + 1000);
+    expect(main.writes).toEqual(['delete e0005']);
+  });
+
+  it('undoing the delete of the open email opens it again, and the highlight is the open email', async () => {
+    const main = fakeMain({ emails: range(5).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().openMessage('e0003');
+    await store.getState().deleteEmail();
+    await settle();
+    // The reader went on to the next email, and the highlight with it.
+    expect(store.getState().openId).toBe('e0002');
+    expect(store.getState().selectedId).toBe('e0002');
+    await store.getState().undoDelete();
+    await settle();
+    expect(store.getState().openId).toBe('e0003');
+    expect(store.getState().selectedId).toBe('e0003');
+    expect(rows(store)).toEqual(['e0005', 'e0004', 'e0003', 'e0002', 'e0001']);
+  });
+
+  it('undoing a delete of another email keeps the highlight on the open one', async () => {
+    const main = fakeMain({ emails: range(5).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().openMessage('e0002');
+    store.getState().toggleChecked('e0005');
+    await store.getState().bulk('delete');
+    expect(store.getState().selectedId).toBe('e0002');
+    await store.getState().undoDelete();
+    expect(store.getState().selectedId).toBe('e0002');
+    expect(store.getState().openId).toBe('e0002');
+  });
+
+  it('a DELETE main refuses puts the email back at its row with the reason, and z has nothing left', async () => {
+    const main = fakeMain({ emails: range(4).map((n) => email(n)) });
+    const store = await started(main);
+    main.failing.deleteEmail = { kind: 'forbidden', message: 'This token may not delete mail.', details: {} };
+    await store.getState().deleteEmail('e0003');
+    expect(rows(store)).toEqual(['e0004', 'e0003', 'e0002', 'e0001']);
+    expect(notices(store)).toEqual(['This token may not delete mail.']);
+    await store.getState().undoDelete();
+    expect(calls(main, 'undoDelete')).toEqual([]);
+  });
+
+  it('once the window closes the delete is the server’s: z is too late to reach it, and the page refills', async () => {
+    const main = fakeMain({ emails: range(30).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().deleteEmail('e0030');
+    expect(rows(store)).toHaveLength(24);
+    const lists = calls(main, 'listEmails').length;
+    await main.clock.advance(UNDO_MS + 500);
+    expect(main.writes).toEqual(['delete e0030']);
+    expect(calls(main, 'listEmails').length).toBe(lists + 1);
+    expect(rows(store)).toHaveLength(25);
+    expect(rows(store)[0]).toBe('e0029');
+    await store.getState().undoDelete();
+    expect(calls(main, 'undoDelete')).toEqual([]);
+  });
+
+  it('a list answer arriving inside the window keeps the deleted email off the page and out of the count', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().deleteEmail('e0002');
+    await store.getState().loadList();
+    expect(rows(store)).toEqual(['e0003', 'e0001']);
+    expect(store.getState().list!.meta.total).toBe(2);
+  });
+
+  it('asks before deleting when settings say so, naming the email, and sends nothing on No', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    store.setState({ settings: { ...store.getState().settings, confirmDelete: true }, selectedId: 'e0002' });
+    main.answer = false;
+    store.getState().askDeleteEmail();
+    await settle();
+    expect(main.questions).toEqual(['Delete “Email 2” from sender2@example.test?']);
+    expect(calls(main, 'deleteEmail')).toEqual([]);
+    main.answer = true;
+    store.getState().askDeleteEmail();
+    await settle();
+    expect(calls(main, 'deleteEmail')).toEqual(['e0002']);
+  });
+});
+
+describe('deleting with undo (the rules, through the same helper)', () => {
+  it('steps back through two rule deletes in order, selecting each as it returns', async () => {
+    const main = fakeMain({ automations: [rule(1), rule(2), rule(3)] });
+    const store = createAppStore(main.effects);
+    await store.getState().loadAutomations();
+    await store.getState().removeAutomation('r1');
+    await store.getState().removeAutomation('r3');
+    expect(store.getState().automations!.map((a) => a.id)).toEqual(['r2']);
+    await store.getState().undoRemoveAutomation();
+    expect(store.getState().automations!.map((a) => a.id)).toEqual(['r2', 'r3']);
+    expect(store.getState().selectedAutomationId).toBe('r3');
+    await store.getState().undoRemoveAutomation();
+    expect(store.getState().automations!.map((a) => a.id)).toEqual(['r1', 'r2', 'r3']);
+    await main.clock.advance(UNDO_MS * 2);
+    expect(main.writes).toEqual([]);
+  });
+
+  it('a server without rule deletes gets the rule back, the buttons hidden and one plain sentence', async () => {
+    const main = fakeMain({ automations: [rule(1), rule(2)] });
+    const store = createAppStore(main.effects);
+    await store.getState().loadAutomations();
+    await store.getState().removeAutomation('r1');
+    // Main reports the DELETE it sent after the window as unsupported.
+    store.getState().restoreRule('r1', { kind: 'unsupported', message: 'HTTP 405', details: {} });
+    expect(store.getState().automations!.map((a) => a.id)).toEqual(['r1', 'r2']);
+    expect(store.getState().automationsLack.delete).toBe(true);
+    expect(notices(store)).toEqual(['This server does not offer deleting rules; the rule is still there.']);
+    // With delete known to be missing, # asks nothing and sends nothing.
+    store.getState().askRemoveAutomation('r2');
+    await settle();
+    expect(calls(main, 'deleteAutomation')).toEqual(['r1']);
+  });
+});
+
+describe('the list under the keyboard', () => {
+  it('j past the last row lands on the next page’s first, k before the first on the previous page’s last', async () => {
+    const main = fakeMain({ emails: range(60).map((n) => email(n)) });
+    const store = await started(main);
+    store.getState().moveSelection(1_000_000);
+    expect(store.getState().selectedId).toBe('e0036');
+    store.getState().moveSelection(1);
+    await settle();
+    expect(store.getState().page).toBe(2);
+    expect(store.getState().selectedId).toBe('e0035');
+    store.getState().moveSelection(-1);
+    await settle();
+    expect(store.getState().page).toBe(1);
+    expect(store.getState().selectedId).toBe('e0036');
+  });
+
+  it('new mail slides in above, the page stays 25 rows, and the highlighted email is never pushed off it', async () => {
+    const main = fakeMain({ emails: range(40).map((n) => email(n)) });
+    const store = await started(main);
+    const query = main.log.filter((c) => c.method === 'listEmails').at(-1)!.arg as Parameters<AppState['mergePolled']>[0];
+    const poll = async () => store.getState().mergePolled(query, await main.effects.call('listEmails', query));
+    store.setState({ selectedId: 'e0030' });
+    main.emails.push(email(41), email(42));
+    await poll();
+    expect(rows(store).slice(0, 3)).toEqual(['e0042', 'e0041', 'e0040']);
+    expect(rows(store)).toHaveLength(25);
+    expect(store.getState().selectedId).toBe('e0030');
+    expect(store.getState().newIds).toEqual(['e0042', 'e0041']);
+    expect(store.getState().list!.meta).toMatchObject({ total: 42, from: 1, to: 25 });
+    // The highlight on the last row: it stays, and the pager counts the rows shown.
+    store.setState({ selectedId: rows(store).at(-1)! });
+    main.emails.push(email(43));
+    await poll();
+    expect(rows(store)).toHaveLength(26);
+    expect(rows(store).at(-1)).toBe(store.getState().selectedId);
+    expect(store.getState().list!.meta).toMatchObject({ total: 43, from: 1, to: 26 });
+  });
+
+  it('a cancelled list request is neither an outage nor an error on screen', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    main.failing.listEmails = { kind: 'cancelled', message: 'Superseded.', details: {} };
+    await store.getState().loadList();
+    expect(store.getState().outage).toBeNull();
+    expect(store.getState().listError).toBeNull();
+    expect(rows(store)).toEqual(['e0003', 'e0002', 'e0001']);
+  });
+});
+
+describe('outages and notices on the clock', () => {
+  it('one outage for failures during one wait; the retry runs when the clock says, and recovery clears it', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    main.failing.listEmails = { kind: 'network', message: 'The server cannot be reached.', details: {} };
+    await store.getState().loadList();
+    await store.getState().loadList();
+    expect(store.getState().outage?.attempt).toBe(1);
+    expect(rows(store)).toEqual(['e0003', 'e0002', 'e0001']);
+    const asked = calls(main, 'listEmails').length;
+    await main.clock.advance(1999);
+    expect(calls(main, 'listEmails').length).toBe(asked);
+    delete main.failing.listEmails;
+    await main.clock.advance(1);
+    expect(calls(main, 'listEmails').length).toBe(asked + 1);
+    expect(store.getState().outage).toBeNull();
+  });
+
+  it('an info notice leaves after 3 s, an error after 8 s, and the same text is never stacked twice', async () => {
+    const main = fakeMain();
+    const store = createAppStore(main.effects);
+    store.getState().notify('Saved.');
+    store.getState().notify('Saved.');
+    store.getState().notify({ kind: 'forbidden', message: 'No.', details: {} });
+    expect(store.getState().notices.map((n) => [n.tone, n.text])).toEqual([
+      ['info', 'Saved.'],
+      ['error', 'No.'],
+    ]);
+    await main.clock.advance(3000);
+    expect(notices(store)).toEqual(['No.']);
+    await main.clock.advance(5000);
+    expect(notices(store)).toEqual([]);
+  });
+});
