@@ -6,6 +6,7 @@
 import { useStore as useZustandStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { BridgeError } from '../../shared/contract.ts';
+import { asBridgeError } from './bridge.ts';
 import { browserEffects, type Effects } from './effects.ts';
 import { createAutomationsSlice, type AutomationsSlice } from './features/automations/slice.ts';
 import { createInboxSlice, type InboxSlice } from './features/inbox/slice.ts';
@@ -27,6 +28,12 @@ export interface UiSlice {
   reportOutage: (error: BridgeError, key: string, retry: () => void) => void;
   /** A request went through: the outage is over. */
   clearOutage: () => void;
+  /**
+   * A failed request, told the one way: a cancellation (a newer request took its place) is
+   * nothing, a connection failure goes to the outage banner and `retry` runs when it is over.
+   * Returns the error the caller shows in place, or null when there is nothing to show.
+   */
+  failed: (error: unknown, key: string, retry: () => void) => BridgeError | null;
   setView: (view: View) => void;
   notify: Notify;
   dismiss: (id: number) => void;
@@ -73,6 +80,13 @@ const createUiSlice: Slice<UiSlice> = (effects) => (set, get) => {
       outageRetries.clear();
       set({ outage: null });
       for (const run of retries) run();
+    },
+    failed: (error, key, retry) => {
+      const bridgeError = asBridgeError(error);
+      if (bridgeError.kind === 'cancelled') return null;
+      if (!OUTAGE_KINDS.has(bridgeError.kind)) return bridgeError;
+      get().reportOutage(bridgeError, key, retry);
+      return null;
     },
     setView: (view) => {
       // Leaving the rule being edited with unsaved changes asks first.

@@ -256,6 +256,20 @@ describe('outages and notices on the clock', () => {
     expect(store.getState().outage).toBeNull();
   });
 
+  it('an email that fails to open in an outage is told once, in the banner, and opens by itself after', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    main.failing.openEmail = { kind: 'timeout', message: 'The server took too long.', details: {} };
+    await store.getState().openMessage('e0002');
+    expect(store.getState().messageError).toBeNull();
+    expect(store.getState().outage?.error.kind).toBe('timeout');
+    expect(notices(store)).toEqual([]);
+    delete main.failing.openEmail;
+    await main.clock.advance(2000);
+    expect(store.getState().body?.content).toBe('Body of Email 2');
+    expect(store.getState().outage).toBeNull();
+  });
+
   it('an info notice leaves after 3 s, an error after 8 s, and the same text is never stacked twice', async () => {
     const main = fakeMain();
     const store = createAppStore(main.effects);

@@ -3,7 +3,6 @@ import type { Email } from '../../../../shared/domain/email.ts';
 import type { ListQuery } from '../../../../shared/domain/list-query.ts';
 import { parseSearch, planSearch, toggleIs } from '../../../../shared/domain/search-query.ts';
 import { asBridgeError } from '../../bridge.ts';
-import { OUTAGE_KINDS } from '../../outage.ts';
 import type { Effects } from '../../effects.ts';
 import type { Slice } from '../../store.ts';
 import { undoableRemoval, type Removed } from '../undoable-removal.ts';
@@ -258,17 +257,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       get().watchList();
     } catch (error) {
       if (sequence !== listSequence) return;
-      const bridgeError = asBridgeError(error);
       // The list on screen, the page and the selection all stay as they were.
-      if (bridgeError.kind === 'cancelled') {
-        // A newer request took its place in main: not a failure.
-        set({ listLoading: false });
-      } else if (OUTAGE_KINDS.has(bridgeError.kind)) {
-        set({ listLoading: false, listError: null });
-        get().reportOutage(bridgeError, 'list', () => void get().loadList(options));
-      } else {
-        set({ listLoading: false, listError: bridgeError });
-      }
+      set({ listLoading: false, listError: get().failed(error, 'list', () => void get().loadList(options)) });
     }
   },
 

@@ -5,7 +5,6 @@ import { findActionLink, findCode, htmlTextAndLinks, linksOfText, type EmailLink
 import { LruCache } from '../../../../shared/lru.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError } from '../../bridge.ts';
-import { OUTAGE_KINDS } from '../../outage.ts';
 import type { Slice } from '../../store.ts';
 
 export interface MessageSlice {
@@ -139,16 +138,11 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml }) =
       get().prefetchNext();
     } catch (error) {
       if (sequence !== messageSequence) return;
-      const bridgeError = asBridgeError(error);
-      if (OUTAGE_KINDS.has(bridgeError.kind)) {
-        // Told once, in the outage banner; the email opens by itself when the server is back.
-        set({ messageLoading: false, messageError: null });
-        get().reportOutage(bridgeError, 'message', () => {
-          if (get().openId === id) void get().openMessage(id);
-        });
-      } else {
-        set({ messageLoading: false, messageError: bridgeError });
-      }
+      // A connection failure is told once, in the outage banner; the email opens by itself when the server is back.
+      const shown = get().failed(error, 'message', () => {
+        if (get().openId === id) void get().openMessage(id);
+      });
+      set({ messageLoading: false, messageError: shown });
     }
   },
 
