@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { arrivals, listQueryFor, nextSelection, visibleRows } from '../../../src/renderer/src/features/inbox/slice.ts';
+import { arrivals, listQueryFor, visibleRows } from '../../../src/renderer/src/features/inbox/slice.ts';
+import { nextSelection } from '../../../src/renderer/src/features/list-cursor.ts';
 import type { Email } from '../../../src/shared/domain/email.ts';
 import { actionFor, SHORTCUTS } from '../../../src/renderer/src/features/keyboard/shortcuts.ts';
 import { preferredFormat } from '../../../src/shared/domain/email.ts';

@@ -11,6 +11,7 @@ import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Effects } from '../../effects.ts';
 import type { AppState, Slice } from '../../store.ts';
+import { nextSelection } from '../list-cursor.ts';
 import { activeFlavor } from '../settings/slice.ts';
 import { undoableRemoval } from '../undoable-removal.ts';
 
@@ -199,10 +200,8 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
 
   moveAutomationSelection: (delta) => {
     const ids = visibleAutomations(get().automations, get().automationFilter).map((a) => a.id);
-    if (ids.length === 0) return;
-    const at = ids.indexOf(get().selectedAutomationId ?? '');
-    const next = at === -1 ? (delta > 0 ? 0 : ids.length - 1) : Math.min(ids.length - 1, Math.max(0, at + delta));
-    set({ selectedAutomationId: ids[next]! });
+    const next = nextSelection(ids, get().selectedAutomationId, delta);
+    if (next !== null) set({ selectedAutomationId: next });
   },
 
   restoreRule: (id, error) => {

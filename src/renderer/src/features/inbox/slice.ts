@@ -5,6 +5,7 @@ import { parseSearch, planSearch, toggleIs } from '../../../../shared/domain/sea
 import { asBridgeError } from '../../bridge.ts';
 import type { Effects } from '../../effects.ts';
 import type { Slice } from '../../store.ts';
+import { nextSelection } from '../list-cursor.ts';
 import { undoableRemoval, type Removed } from '../undoable-removal.ts';
 
 /** The search box's plan for a page: what the server is asked, what is narrowed here, what is wrong. Pure. */
@@ -94,14 +95,6 @@ export interface InboxSlice {
   /** Page 1 as main just polled it: new mail slides in at the top. */
   mergePolled: (query: ListQuery, page: Results['listEmails']) => void;
   clearNew: () => void;
-}
-
-/** Where the selection goes when `delta` rows away; stays inside the page. Pure. */
-export function nextSelection(ids: string[], current: string | null, delta: number): string | null {
-  if (ids.length === 0) return null;
-  const index = current === null ? -1 : ids.indexOf(current);
-  if (index === -1) return delta >= 0 ? ids[0]! : ids[ids.length - 1]!;
-  return ids[Math.min(ids.length - 1, Math.max(0, index + delta))]!;
 }
 
 const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
