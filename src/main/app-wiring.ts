@@ -1,17 +1,19 @@
 /**
  * The Electron glue, as functions over the parts of Electron it uses: the
- * app's events, ipcMain, the app:// protocol, the main window. index.ts
- * hands in the real ones; a test hands in fakes and runs this very wiring
+ * app's events, ipcMain, the app:// protocol, the main window, the native
+ * dialogs, the shell, the clipboard and notifications. index.ts hands in the
+ * real ones; a test hands in fakes and runs this very wiring
  * (test/unit/app-wiring.test.ts). No electron import here.
  */
-import type { Handlers } from './handlers.ts';
+import { join } from 'node:path';
+import type { HandlerDeps, Handlers } from './handlers.ts';
 import { registerIpc, type IpcRegistry } from './ipc.ts';
-import { flushBeforeQuit, focusExisting } from './lifecycle.ts';
+import { flushBeforeQuit, focusExisting, mayClose } from './lifecycle.ts';
 import { rendererResponse } from './renderer-files.ts';
-import { APP_SCHEME, installGuards, type GuardedContents, type GuardedSession } from './security.ts';
+import { APP_SCHEME, installGuards, normaliseExternalUrl, type GuardedContents, type GuardedSession } from './security.ts';
 
 export interface AppLike {
-  on(event: 'second-instance' | 'will-quit' | 'window-all-closed', listener: () => void): unknown;
+  on(event: 'second-instance' | 'will-quit' | 'window-all-closed' | 'activate', listener: () => void): unknown;
   on(event: 'web-contents-created', listener: (event: unknown, contents: GuardedContents & { session: GuardedSession }) => void): unknown;
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   quit(): void;
@@ -53,5 +55,113 @@ export function wireReady(
   app.on('will-quit', () => {
     parts.handlers.dispose();
     parts.onWillQuit();
+  });
+}
+
+/** A native message box's options, as Electron's dialog takes them. */
+export interface MessageBox {
+  type: 'warning' | 'question';
+  title?: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink: boolean;
+}
+
+/** The desktop parts main's handlers use, each shown over the main window. */
+export interface DesktopLike<W> {
+  mainWindow: () => W | null;
+  dialog: {
+    showMessageBox(window: W, options: MessageBox): Promise<{ response: number }>;
+    showMessageBoxSync(window: W, options: MessageBox): number;
+    showSaveDialog(window: W, options: { defaultPath: string }): Promise<{ canceled: boolean; filePath?: string }>;
+  };
+  shell: { openExternal(url: string): Promise<void> };
+  clipboard: { writeText(text: string): void };
+  /** Shows a desktop notification; `onClick` brings the app back. Absent where the system has none. */
+  notification?: (title: string, body: string, onClick: () => void) => void;
+  downloadsDir: string;
+  writeFile: (path: string, bytes: Buffer) => Promise<void>;
+}
+
+/**
+ * What the handlers ask of the desktop: links open in the browser only when
+ * they are web or mail links; consent is a native dialog whose default is No
+ * (and no window means no); files go where the user chose, or nowhere.
+ */
+export function desktopServices<W extends WindowLike & { show(): void }>(
+  desktop: DesktopLike<W>,
+): Pick<HandlerDeps, 'openExternal' | 'confirm' | 'saveFile' | 'notify' | 'copyText'> {
+  return {
+    openExternal: (url) => {
+      const safe = normaliseExternalUrl(url);
+      return safe === null ? Promise.resolve() : desktop.shell.openExternal(safe);
+    },
+    confirm: async (question) => {
+      const window = desktop.mainWindow();
+      if (!window) return false;
+      const result = await desktop.dialog.showMessageBox(window, {
+        type: 'warning',
+        title: question.title,
+        message: question.title,
+        detail: question.message,
+        buttons: ['Cancel', question.confirmLabel],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      });
+      return result.response === 1;
+    },
+    saveFile: async (suggestedName, bytes) => {
+      const window = desktop.mainWindow();
+      if (!window) return null;
+      // suggestedName is already a plain file name (file-names.ts).
+      const result = await desktop.dialog.showSaveDialog(window, { defaultPath: join(desktop.downloadsDir, suggestedName) });
+      if (result.canceled || !result.filePath) return null;
+      await desktop.writeFile(result.filePath, bytes);
+      return result.filePath;
+    },
+    notify: (title, body) => desktop.notification?.(title, body, () => desktop.mainWindow()?.show()),
+    copyText: (text) => desktop.clipboard.writeText(text),
+  };
+}
+
+/**
+ * Before the window closes: a rule with unsaved changes asks in a native box
+ * (Keep editing is the default); false keeps the window open.
+ */
+export function closeGuard<W>(desktop: Pick<DesktopLike<W>, 'mainWindow' | 'dialog'>, unsavedDraft: () => string | null): () => boolean {
+  return () =>
+    mayClose(unsavedDraft(), (title) => {
+      const window = desktop.mainWindow();
+      if (!window) return true;
+      const choice = desktop.dialog.showMessageBoxSync(window, {
+        type: 'question',
+        message: `“${title}” has changes that are not saved.`,
+        detail: 'They are kept and come back the next time you open the rules.',
+        buttons: ['Keep editing', 'Close anyway'],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      });
+      return choice === 1;
+    });
+}
+
+/** The main window: opened now, forgotten when closed, opened again when the dock icon is clicked with none. */
+export function wireWindows<W extends { on(event: 'closed', listener: () => void): unknown }>(
+  app: AppLike,
+  parts: { open: () => W; windowCount: () => number; setMainWindow: (window: W | null) => void },
+): void {
+  const open = () => {
+    const window = parts.open();
+    parts.setMainWindow(window);
+    window.on('closed', () => parts.setMainWindow(null));
+  };
+  open();
+  app.on('activate', () => {
+    if (parts.windowCount() === 0) open();
   });
 }

@@ -7,13 +7,11 @@ import { TokenVault } from './account/vault.ts';
 import { demoStarter } from './demo.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter } from './ipc.ts';
-import { wireEarly, wireReady } from './app-wiring.ts';
-import { mayClose } from './lifecycle.ts';
+import { closeGuard, desktopServices, wireEarly, wireReady, wireWindows, type DesktopLike } from './app-wiring.ts';
 import { installMenu } from './menu.ts';
 import { aboutPanelOptions } from './menu-template.ts';
 import { PROJECT } from './project.ts';
 import { startUpdates } from './updates/updates.ts';
-import { normaliseExternalUrl } from './security.ts';
 import { createMainWindow, registerAppScheme } from './window.ts';
 
 // App lifecycle only: every decision lives in modules that run without Electron.
@@ -38,48 +36,30 @@ if (!app.requestSingleInstanceLock()) {
     );
     const accounts = await AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher));
     const emit = emitter(() => mainWindow?.webContents ?? null);
+    const desktop: DesktopLike<BrowserWindow> = {
+      mainWindow: () => mainWindow,
+      dialog,
+      shell,
+      clipboard,
+      notification: Notification.isSupported()
+        ? (title, body, onClick) => {
+            const shown = new Notification({ title, body, silent: false });
+            shown.on('click', onClick);
+            shown.show();
+          }
+        : undefined,
+      downloadsDir: app.getPath('downloads'),
+      writeFile,
+    };
     const handlers = createHandlers({
       accounts,
       startDemo: demo.start,
-      openExternal: (url) => {
-        const safe = normaliseExternalUrl(url);
-        return safe === null ? Promise.resolve() : shell.openExternal(safe);
-      },
-      confirm: async (question) => {
-        const options = {
-          type: 'warning' as const,
-          title: question.title,
-          message: question.title,
-          detail: question.message,
-          buttons: ['Cancel', question.confirmLabel],
-          defaultId: 0,
-          cancelId: 0,
-          noLink: true,
-        };
-        const result = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
-        return result.response === 1;
-      },
-      saveFile: async (suggestedName, bytes) => {
-        const target = mainWindow ?? undefined;
-        // suggestedName is already a plain file name (file-names.ts).
-        const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
-        const result = target ? await dialog.showSaveDialog(target, options) : await dialog.showSaveDialog(options);
-        if (result.canceled || !result.filePath) return null;
-        await writeFile(result.filePath, bytes);
-        return result.filePath;
-      },
+      ...desktopServices(desktop),
       emit,
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
       installUpdate: () => updates?.install(),
-      notify: (title, body) => {
-        if (!Notification.isSupported()) return;
-        const shown = new Notification({ title, body, silent: false });
-        shown.on('click', () => mainWindow?.show());
-        shown.show();
-      },
       // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
       setBadgeCount: (count) => void app.setBadgeCount(count),
-      copyText: (text) => clipboard.writeText(text),
     });
     wireReady(app, {
       ipcMain,
@@ -102,36 +82,20 @@ if (!app.requestSingleInstanceLock()) {
     );
     updates = await startUpdates({ isPackaged: app.isPackaged, version: app.getVersion(), onStatus: (status) => emit('updateStatus', status) });
 
-    const open = () => {
-      mainWindow = createMainWindow({
-        preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
-        devServerUrl,
-        isPackaged: app.isPackaged,
-        iconPath,
-        state: accounts.windowState,
-        onStateChange: (state) => void accounts.saveWindowState(state),
-        // A rule with unsaved changes: ask (it also comes back on the next start).
-        confirmClose: () =>
-          mayClose(handlers.unsavedDraft(), (title) => {
-            if (!mainWindow) return true;
-            const choice = dialog.showMessageBoxSync(mainWindow, {
-              type: 'question',
-              message: `“${title}” has changes that are not saved.`,
-              detail: 'They are kept and come back the next time you open the rules.',
-              buttons: ['Keep editing', 'Close anyway'],
-              defaultId: 0,
-              cancelId: 0,
-              noLink: true,
-            });
-            return choice === 1;
-          }),
-      });
-      mainWindow.on('closed', () => (mainWindow = null));
-    };
-    open();
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) open();
+    wireWindows(app, {
+      open: () =>
+        createMainWindow({
+          preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
+          devServerUrl,
+          isPackaged: app.isPackaged,
+          iconPath,
+          state: accounts.windowState,
+          onStateChange: (state) => void accounts.saveWindowState(state),
+          // A rule with unsaved changes: ask (it also comes back on the next start).
+          confirmClose: closeGuard(desktop, handlers.unsavedDraft),
+        }),
+      windowCount: () => BrowserWindow.getAllWindows().length,
+      setMainWindow: (window) => (mainWindow = window),
     });
   });
-
 }

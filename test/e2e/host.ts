@@ -11,7 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
@@ -19,7 +19,7 @@ import type { HttpOptions } from '../../src/main/api/http.ts';
 import { demoStarter } from '../../src/main/demo.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers.ts';
 import type { IpcRegistry } from '../../src/main/ipc.ts';
-import { wireReady } from '../../src/main/app-wiring.ts';
+import { desktopServices, wireReady, type DesktopLike } from '../../src/main/app-wiring.ts';
 import { APP_ORIGIN } from '../../src/main/security.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
@@ -154,35 +154,42 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       .catch(() => undefined);
   };
 
+  // Main's own desktop services (app-wiring.ts) over stand-ins for the native dialogs, the
+  // shell and the clipboard: the consent box answers as the test says, the save box picks the data folder.
+  const window = { isMinimized: () => false, restore: () => undefined, focus: () => undefined, show: () => undefined };
+  const desktop: DesktopLike<typeof window> = {
+    mainWindow: () => window,
+    dialog: {
+      showMessageBox: async (_w, box) => {
+        consentAsked.push(box.message);
+        return { response: consentAnswer ? 1 : 0 };
+      },
+      showMessageBoxSync: () => 0,
+      showSaveDialog: async (_w, { defaultPath }) => ({ canceled: false, filePath: join(dataDir, basename(defaultPath)) }),
+    },
+    shell: { openExternal: async (url) => void openedExternally.push(url) },
+    clipboard: {
+      writeText: (text) => {
+        handle.clipboard = text;
+      },
+    },
+    notification: (title, body) => notifications.push(`${title}: ${body}`),
+    downloadsDir: '/downloads',
+    writeFile: (path, bytes) => writeFile(path, bytes),
+  };
   const handlers = createHandlers({
     accounts,
     startDemo: demo.start,
-    openExternal: async (url) => {
-      openedExternally.push(url);
-    },
-    // Stands in for the save dialog: the user picks the data folder.
-    saveFile: async (name, bytes) => {
-      const target = join(dataDir, name);
-      await writeFile(target, bytes);
-      return target;
-    },
+    ...desktopServices(desktop),
     emit,
-    confirm: async (question) => {
-      consentAsked.push(question.title);
-      return consentAnswer;
-    },
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
     http: options.http,
     installUpdate: () => {
       handle.installUpdateCalls += 1;
     },
     pollIntervalMs: options.pollIntervalMs,
-    notify: (title, body) => notifications.push(`${title}: ${body}`),
     setBadgeCount: (count) => {
       handle.badgeCount = count;
-    },
-    copyText: (text) => {
-      handle.clipboard = text;
     },
   });
 

@@ -3,14 +3,15 @@
  * (issue 22): one handler per contract method taken only from the app's own
  * top frame, the renderer served on app:// with its headers, guards on every
  * web contents, the quit path sending waiting deletes, a second start
- * bringing the window back, quitting with the last window but on macOS.
+ * bringing the window back, quitting with the last window but on macOS, the
+ * native dialogs, links, files and notifications, and the window's own life.
  */
 import { EventEmitter } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { wireEarly, wireReady, type AppLike } from '../../src/main/app-wiring.ts';
+import { closeGuard, desktopServices, wireEarly, wireReady, wireWindows, type AppLike, type DesktopLike, type MessageBox } from '../../src/main/app-wiring.ts';
 import type { Handlers } from '../../src/main/handlers.ts';
 import type { IpcRegistry } from '../../src/main/ipc.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
@@ -101,5 +102,131 @@ describe('the Electron glue, wired to fakes', () => {
       emitter.emit('window-all-closed');
       expect(quit).toHaveBeenCalledTimes(platform === 'darwin' ? 0 : 1);
     }
+  });
+});
+
+interface FakeWindow {
+  isMinimized(): boolean;
+  restore(): void;
+  focus(): void;
+  show(): void;
+  name: string;
+}
+
+function fakeDesktop(options: { response?: number; savePath?: string | null; window?: boolean; notifications?: boolean } = {}) {
+  const window: FakeWindow = { name: 'main', isMinimized: () => false, restore: vi.fn(), focus: vi.fn(), show: vi.fn() };
+  const boxes: { window: FakeWindow; options: MessageBox }[] = [];
+  const saves: { window: FakeWindow; defaultPath: string }[] = [];
+  const opened: string[] = [];
+  const written: { path: string; bytes: Buffer }[] = [];
+  const shown: { title: string; body: string; click: () => void }[] = [];
+  const copied: string[] = [];
+  const desktop: DesktopLike<FakeWindow> = {
+    mainWindow: () => (options.window === false ? null : window),
+    dialog: {
+      showMessageBox: async (w, o) => {
+        boxes.push({ window: w, options: o });
+        return { response: options.response ?? 0 };
+      },
+      showMessageBoxSync: (w, o) => {
+        boxes.push({ window: w, options: o });
+        return options.response ?? 0;
+      },
+      showSaveDialog: async (w, o) => {
+        saves.push({ window: w, defaultPath: o.defaultPath });
+        return options.savePath ? { canceled: false, filePath: options.savePath } : { canceled: true };
+      },
+    },
+    shell: { openExternal: async (url) => void opened.push(url) },
+    clipboard: { writeText: (text) => void copied.push(text) },
+    notification: options.notifications === false ? undefined : (title, body, click) => void shown.push({ title, body, click }),
+    downloadsDir: '/home/someone/Downloads',
+    writeFile: async (path, bytes) => void written.push({ path, bytes }),
+  };
+  return { desktop, window, boxes, saves, opened, written, shown, copied };
+}
+
+const question = { kind: 'private-target' as const, title: 'Send a test to this machine?', message: 'It is local.', confirmLabel: 'Allow for this account' };
+
+describe('the desktop services main’s handlers use, wired to fakes', () => {
+  it('opens only web and mail links in the browser', async () => {
+    const { desktop, opened } = fakeDesktop();
+    const services = desktopServices(desktop);
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'app://inbox-desk/index.html', 'ms-settings:privacy', 'https://example.test/a b']) await services.openExternal(url);
+    await services.openExternal('mailto:team@example.test');
+    expect(opened).toEqual(['https://example.test/a%20b', 'mailto:team@example.test']);
+  });
+
+  it('asks consent in a native box over the window whose default is Cancel; only an explicit yes is yes, and no window is no', async () => {
+    for (const [response, answer] of [[1, true], [0, false]] as const) {
+      const { desktop, boxes, window } = fakeDesktop({ response });
+      expect(await desktopServices(desktop).confirm(question)).toBe(answer);
+      expect(boxes).toHaveLength(1);
+      expect(boxes[0]!.window).toBe(window);
+      expect(boxes[0]!.options).toMatchObject({ buttons: ['Cancel', 'Allow for this account'], defaultId: 0, cancelId: 0, message: question.title, detail: question.message });
+    }
+    const alone = fakeDesktop({ response: 1, window: false });
+    expect(await desktopServices(alone.desktop).confirm(question)).toBe(false);
+    expect(alone.boxes).toHaveLength(0);
+  });
+
+  it('saves exactly the bytes where the user chose, offered in Downloads, and nothing when cancelled', async () => {
+    const bytes = Buffer.from('From: a\r\n\r\nbody\r\n');
+    const chosen = fakeDesktop({ savePath: '/tmp/chosen.eml' });
+    expect(await desktopServices(chosen.desktop).saveFile('Invoice.eml', bytes)).toBe('/tmp/chosen.eml');
+    expect(chosen.saves).toEqual([{ window: chosen.window, defaultPath: '/home/someone/Downloads/Invoice.eml' }]);
+    expect(chosen.written).toEqual([{ path: '/tmp/chosen.eml', bytes }]);
+    const cancelled = fakeDesktop({ savePath: null });
+    expect(await desktopServices(cancelled.desktop).saveFile('Invoice.eml', bytes)).toBeNull();
+    expect(cancelled.written).toEqual([]);
+  });
+
+  it('a notification brings the window back when clicked; none where the system has none; copies go to the clipboard', () => {
+    const { desktop, shown, window, copied } = fakeDesktop();
+    const services = desktopServices(desktop);
+    services.notify!('New mail from Ada', 'Your code');
+    expect(shown.map((n) => [n.title, n.body])).toEqual([['New mail from Ada', 'Your code']]);
+    shown[0]!.click();
+    expect(window.show).toHaveBeenCalled();
+    services.copyText!('123456');
+    expect(copied).toEqual(['123456']);
+    const quiet = fakeDesktop({ notifications: false });
+    expect(() => desktopServices(quiet.desktop).notify!('t', 'b')).not.toThrow();
+  });
+
+  it('closing with an unsaved rule asks, Keep editing (the default) keeps the window, Close anyway closes; no draft, no question', () => {
+    let draft: string | null = null;
+    const keep = fakeDesktop({ response: 0 });
+    expect(closeGuard(keep.desktop, () => draft)()).toBe(true);
+    expect(keep.boxes).toHaveLength(0);
+    draft = 'Invoices to accounting';
+    expect(closeGuard(keep.desktop, () => draft)()).toBe(false);
+    expect(keep.boxes[0]!.options).toMatchObject({ message: '“Invoices to accounting” has changes that are not saved.', buttons: ['Keep editing', 'Close anyway'], defaultId: 0 });
+    const close = fakeDesktop({ response: 1 });
+    expect(closeGuard(close.desktop, () => draft)()).toBe(true);
+  });
+
+  it('opens the window, forgets it when closed, and opens it again from the dock only when there is none', () => {
+    const { app, emitter } = fakeApp();
+    let current: EventEmitter | null = null;
+    const windows: EventEmitter[] = [];
+    wireWindows(app, {
+      open: () => {
+        const window = new EventEmitter();
+        windows.push(window);
+        return window as unknown as { on(event: 'closed', listener: () => void): unknown };
+      },
+      windowCount: () => (current ? 1 : 0),
+      setMainWindow: (window) => (current = window as unknown as EventEmitter | null),
+    });
+    expect(windows).toHaveLength(1);
+    expect(current).toBe(windows[0]);
+    emitter.emit('activate');
+    expect(windows).toHaveLength(1);
+    windows[0]!.emit('closed');
+    expect(current).toBeNull();
+    emitter.emit('activate');
+    expect(windows).toHaveLength(2);
+    expect(current).toBe(windows[1]);
   });
 });
