@@ -2,12 +2,28 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
+/**
+ * caniemail loads its data with a require relative to its own file, which a bundle does
+ * not have: its json.js is swapped for src/main/qa/caniemail-data.ts, which imports the
+ * same file so it is bundled in.
+ */
+const caniemailData = {
+  name: 'caniemail-data',
+  enforce: 'pre' as const,
+  resolveId(source: string, importer: string | undefined) {
+    if (source === './json.js' && importer?.replace(/\\/g, '/').includes('/caniemail/dist/')) return resolve('src/main/qa/caniemail-data.ts');
+    return null;
+  },
+};
+
 export default defineConfig({
   main: {
+    plugins: [caniemailData],
     build: {
       // The demo service runs in a worker thread of its own (src/main/demo.ts).
       rollupOptions: {
-        input: { index: resolve('src/main/index.ts'), 'demo-worker': resolve('src/main/demo-worker.ts') },
+        // So does the HTML compatibility check (src/main/compat-worker.ts).
+        input: { index: resolve('src/main/index.ts'), 'demo-worker': resolve('src/main/demo-worker.ts'), 'compat-worker': resolve('src/main/compat-worker.ts') },
         // Built into Node and Electron's main (since Electron 37), but missing from older builtin lists.
         external: ['node:sqlite'],
       },

@@ -84,6 +84,8 @@ export interface DesktopLike<W> {
   notification?: (title: string, body: string, onClick: () => void) => void;
   downloadsDir: string;
   writeFile: (path: string, bytes: Buffer) => Promise<void>;
+  /** A hidden window, scripts off, showing `document`: printed with the system's dialog, or rendered as PDF. */
+  printer?: { open(document: string): Promise<{ print(): Promise<boolean>; pdf(): Promise<Buffer>; close(): void }> };
 }
 
 /**
@@ -93,7 +95,16 @@ export interface DesktopLike<W> {
  */
 export function desktopServices<W extends WindowLike & { show(): void }>(
   desktop: DesktopLike<W>,
-): Pick<HandlerDeps, 'openExternal' | 'confirm' | 'saveFile' | 'notify' | 'copyText'> {
+): Pick<HandlerDeps, 'openExternal' | 'confirm' | 'saveFile' | 'notify' | 'copyText' | 'print'> {
+  const saveFile: HandlerDeps['saveFile'] = async (suggestedName, bytes) => {
+    const window = desktop.mainWindow();
+    if (!window) return null;
+    // suggestedName is already a plain file name (file-names.ts).
+    const result = await desktop.dialog.showSaveDialog(window, { defaultPath: join(desktop.downloadsDir, suggestedName) });
+    if (result.canceled || !result.filePath) return null;
+    await desktop.writeFile(result.filePath, bytes);
+    return result.filePath;
+  };
   return {
     openExternal: (url) => {
       const safe = normaliseExternalUrl(url);
@@ -114,15 +125,19 @@ export function desktopServices<W extends WindowLike & { show(): void }>(
       });
       return result.response === 1;
     },
-    saveFile: async (suggestedName, bytes) => {
-      const window = desktop.mainWindow();
-      if (!window) return null;
-      // suggestedName is already a plain file name (file-names.ts).
-      const result = await desktop.dialog.showSaveDialog(window, { defaultPath: join(desktop.downloadsDir, suggestedName) });
-      if (result.canceled || !result.filePath) return null;
-      await desktop.writeFile(result.filePath, bytes);
-      return result.filePath;
-    },
+    saveFile,
+    print: desktop.printer
+      ? async (document, mode, suggestedName) => {
+          const shown = await desktop.printer!.open(document);
+          try {
+            if (mode === 'print') return { printed: await shown.print(), savedTo: null };
+            return { printed: false, savedTo: await saveFile(suggestedName, await shown.pdf()) };
+          } finally {
+            // The hidden window goes whatever happened.
+            shown.close();
+          }
+        }
+      : undefined,
     notify: (title, body) => desktop.notification?.(title, body, () => desktop.mainWindow()?.show()),
     copyText: (text) => desktop.clipboard.writeText(text),
   };

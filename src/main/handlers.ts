@@ -24,6 +24,8 @@ import { privateTargetQuestion, saveAccount, testConnection, type ConsentQuestio
 import { inlineImages } from './api/inline-images.ts';
 import { payloadFor, sendPayload } from './api/payload.ts';
 import { checkLinks, urlsOf } from './api/link-check.ts';
+import { runCompat } from './qa/run-compat.ts';
+import { printDocument } from './qa/print-document.ts';
 import { safeFileName } from './file-names.ts';
 import { DEFAULT_POLL_MS, MailPoller } from './poller.ts';
 import { normaliseExternalUrl } from './security.ts';
@@ -55,6 +57,10 @@ export interface HandlerDeps {
   setBadgeCount?: (count: number) => void;
   /** The system clipboard (the renderer has no clipboard permission). */
   copyText?: (text: string) => void;
+  /** The HTML compatibility check's worker (compat-worker.ts, built beside index.js). */
+  compatWorker?: string | URL;
+  /** Prints a document (the system's dialog), or renders it as PDF and saves it where the user chooses. */
+  print?: (document: string, mode: 'print' | 'pdf', suggestedName: string) => Promise<{ printed: boolean; savedTo: string | null }>;
 }
 
 export type { ConsentQuestion } from './connect.ts';
@@ -204,6 +210,22 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const text = email.has_text ? (await c.getEmailBody(id, 'text')).content : null;
         // Asked for by the user, never before; private targets only with main's consent, as for Send test.
         return { links: await checkLinks(urlsOf(html, text), (origin) => allowTestTarget(origin, 'link-check')) };
+      }),
+    checkCompatibility: ({ id }) =>
+      withClient(async (c) => {
+        const email = c.knownEmail(id) ?? (await c.getEmail(id));
+        if (!email.has_html) throw new ServiceError('not-found', 'This email has no HTML part to check.');
+        if (!deps.compatWorker) throw new ServiceError('unsupported', 'This build has no compatibility check.');
+        return runCompat(deps.compatWorker, (await c.getEmailBody(id, 'html')).content);
+      }),
+    printEmail: ({ id, html, text, remote, pdf }) =>
+      withClient(async (c) => {
+        if (!deps.print) throw new ServiceError('unsupported', 'This build cannot print.');
+        // The header is main's own record of the email; the body is what the reader shows.
+        const email = c.knownEmail(id) ?? (await c.getEmail(id));
+        const body = html !== null ? { html } : { text: text ?? '' };
+        const date = new Date(email.created_at).toUTCString();
+        return deps.print(printDocument({ email, body, remote, date }), pdf ? 'pdf' : 'print', safeFileName(`${email.subject || 'email'}.pdf`));
       }),
     automationPayload: ({ emailId, input }) => {
       const body = checkedAutomation(input);

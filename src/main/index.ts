@@ -1,5 +1,6 @@
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Notification, session, shell } from 'electron';
-import { writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AccountManager } from './account/accounts.ts';
 import { electronCipher } from './account/safe-storage.ts';
@@ -50,6 +51,24 @@ if (!app.requestSingleInstanceLock()) {
         : undefined,
       downloadsDir: app.getPath('downloads'),
       writeFile,
+      printer: {
+        open: async (document) => {
+          // A window of its own, never shown: no scripts, no preload, the document's own policy; the guards apply to it too.
+          const window = new BrowserWindow({ show: false, webPreferences: { javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false } });
+          const file = join(app.getPath('temp'), `inbox-desk-print-${randomUUID()}.html`);
+          await writeFile(file, document);
+          try {
+            await window.loadFile(file);
+          } finally {
+            void rm(file, { force: true });
+          }
+          return {
+            print: () => new Promise<boolean>((resolve) => window.webContents.print({ printBackground: true }, (printed) => resolve(printed))),
+            pdf: () => window.webContents.printToPDF({ printBackground: true }),
+            close: () => window.destroy(),
+          };
+        },
+      },
     };
     const handlers = createHandlers({
       accounts,
@@ -60,6 +79,7 @@ if (!app.requestSingleInstanceLock()) {
       installUpdate: () => updates?.install(),
       // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
       setBadgeCount: (count) => void app.setBadgeCount(count),
+      compatWorker: join(import.meta.dirname, 'compat-worker.js'),
     });
     wireReady(app, {
       ipcMain,

@@ -14,6 +14,8 @@ export const METHODS = [
   'saveAttachment',
   'saveRawMessage',
   'checkLinks',
+  'checkCompatibility',
+  'printEmail',
   'getInlineImages',
   'listAutomations',
   'createAutomation',

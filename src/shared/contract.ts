@@ -135,6 +135,12 @@ export const contract = {
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
   saveRawMessage: z.object({ id: Id }).strict(),
   checkLinks: z.object({ id: Id }).strict(),
+  /** The open email's HTML against caniemail.com's data (qa/compat.ts, in a worker thread). */
+  checkCompatibility: z.object({ id: Id }).strict(),
+  /** Prints the email as the reader shows it (`html`: its sanitized HTML, else its text), or saves it as PDF. */
+  printEmail: z
+    .object({ id: Id, html: z.string().max(60_000_000).nullable(), text: z.string().max(60_000_000).nullable(), remote: z.boolean(), pdf: z.boolean() })
+    .strict(),
   /** The email's own inline images (cid:), as data: URLs. */
   getInlineImages: z.object({ id: Id }).strict(),
   listAutomations: None,
@@ -189,6 +195,36 @@ export interface LinkCheck {
   finalUrl: string;
   ms: number;
   error?: string;
+}
+
+/** One HTML or CSS feature of an email that some major client lacks (caniemail.com's title for it). */
+export interface CompatFinding {
+  feature: string;
+  /** Clients (caniemail's names, as "gmail.ios") without it, and with it only in part. */
+  unsupported: string[];
+  partial: string[];
+  /** Clients caniemail.com has no data for on this feature: neither counted for nor against them. */
+  noData: string[];
+  /** Lines of the HTML source it is used on (the first few), and on how many lines in all. */
+  lines: number[];
+  occurrences: number;
+  notes: string[];
+}
+
+/** A client family's support for the features some client lacks: 100 is all of them. */
+export interface CompatFamily {
+  family: string;
+  label: string;
+  clients: string[];
+  score: number;
+  unsupported: number;
+  partial: number;
+}
+
+export interface CompatReport {
+  clients: string[];
+  findings: CompatFinding[];
+  families: CompatFamily[];
 }
 
 /** A webhook as the service would send it, for showing. */
@@ -256,6 +292,8 @@ export interface Results {
   /** The raw message's exact bytes, saved as a .eml file where the user chose. */
   saveRawMessage: { savedTo: string | null };
   checkLinks: { links: LinkCheck[] };
+  checkCompatibility: CompatReport;
+  printEmail: { printed: boolean; savedTo: string | null };
   /** Content-ID → data: URL. */
   getInlineImages: Record<string, string>;
   listAutomations: Automation[];

@@ -11,4 +11,7 @@ export interface ReaderFigures {
   html5mbLongestTask: number;
   html5mbKeyHonoured: boolean;
   text10mbFirstScreen: number;
+  /** The tester's tools opened one after another on the 2 MB newsletter: the longest task meanwhile, and H to its report. */
+  tools2mbLongestTask: number;
+  compat2mbReport: number;
 }

@@ -77,6 +77,9 @@ export interface AppHandle {
   demoSmtpPort(): number | null;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
+  /** The text of each document sent to the (stand-in) printer, and the URLs the hidden print page asked for. */
+  printed: string[];
+  printRequests: string[];
   close(): Promise<void>;
 }
 
@@ -138,6 +141,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const transcript: string[] = [];
   const calls: string[] = [];
   const blockedRequests: string[] = [];
+  const printed: string[] = [];
+  const printRequests: string[] = [];
   const openedExternally: string[] = [];
   const consentAsked: string[] = [];
   const notifications: string[] = [];
@@ -176,11 +181,34 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     notification: (title, body) => notifications.push(`${title}: ${body}`),
     downloadsDir: '/downloads',
     writeFile: (path, bytes) => writeFile(path, bytes),
+    // The hidden print window: a page of its own with scripts off, as main's BrowserWindow has them.
+    printer: {
+      open: async (document) => {
+        const printContext = await browser.newContext({ javaScriptEnabled: false });
+        await printContext.route('**/*', (route) => {
+          const url = route.request().url();
+          printRequests.push(url);
+          if (options.passThrough?.some((allowed) => url.startsWith(`${allowed}/`))) return route.continue();
+          return route.abort('blockedbyclient');
+        });
+        const printPage = await printContext.newPage();
+        await printPage.setContent(document, { waitUntil: 'load' });
+        return {
+          print: async () => {
+            printed.push(await printPage.innerText('body'));
+            return true;
+          },
+          pdf: () => printPage.pdf(),
+          close: () => void printContext.close(),
+        };
+      },
+    },
   };
   const handlers = createHandlers({
     accounts,
     startDemo: demo.start,
     ...desktopServices(desktop),
+    compatWorker: resolve('src/main/compat-worker.ts'),
     emit,
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
     http: options.http,
@@ -238,6 +266,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     transcript,
     calls,
     blockedRequests,
+    printed,
+    printRequests,
     openedExternally,
     consentAsked,
     answerConsent: (yes) => {

@@ -116,6 +116,13 @@ test.describe('no remote request before i', () => {
     const positions = await frame.locator('body').evaluate((body) => [...body.querySelectorAll('*')].map((e) => getComputedStyle(e).position));
     expect(positions.filter((p) => p === 'fixed' || p === 'sticky')).toEqual([]);
     await expect(page.getByRole('status').filter({ hasText: 'remote' })).toContainText('blocked');
+    // The tester's tools that read the email (compatibility, widths, dark mode, code and link) fetch nothing either.
+    await page.keyboard.press('H');
+    await expect(page.getByRole('region', { name: 'HTML compatibility' })).toBeVisible();
+    for (const key of ['w', 'D', 'C', 'L']) await page.keyboard.press(key);
+    await settle(page);
+    expect(received).toEqual([]);
+    for (const key of ['w', 'w', 'D']) await page.keyboard.press(key);
 
     await page.keyboard.press('i');
     await expect.poll(() => received.some((path) => path.startsWith('/short/img'))).toBe(true);

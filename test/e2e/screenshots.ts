@@ -72,21 +72,51 @@ try {
       '',
     ].join('\r\n'),
   );
+  await service.inject(
+    [
+      'From: Acme <news@acme.test>',
+      'To: qa@inbox.test',
+      'Subject: Your November newsletter',
+      'Date: Mon, 02 Nov 2026 09:00:00 +0000',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<!doctype html>',
+      '<html><head><style>',
+      '.cards { display: flex; gap: 12px; }',
+      '.card { border-radius: 8px; box-shadow: 0 1px 3px #999; padding: 12px; }',
+      '@media (prefers-color-scheme: dark) { .card { background: #222; color: #eee; } }',
+      '</style></head><body>',
+      '<h2>This month at Acme</h2>',
+      '<div class="cards"><div class="card">New dashboard</div><div class="card" style="position: relative; max-width: 280px">Faster exports</div></div>',
+      '<table width="600" cellpadding="0"><tr><td style="background-image: linear-gradient(#fff, #eee)">Read more on our blog.</td></tr></table>',
+      '</body></html>',
+      '',
+    ].join('\r\n'),
+  );
   try {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
         const app = await openApp(browser, { baseUrl: service.baseUrl, teamId: 'qa', token: 'screenshots', viewport, colorScheme, consent: true });
         const { page } = app;
         const size = `${viewport.width}x${viewport.height}`;
-        await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first().click();
+        await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Verify your email' }).click();
         await page.getByRole('group', { name: 'Found in this email' }).waitFor();
         await page.keyboard.press('V');
         await page.getByRole('region', { name: 'Link check' }).getByText(/checked:/).waitFor();
         await page.keyboard.press('4');
         await page.getByRole('table', { name: 'Sender checks' }).waitFor();
         await page.screenshot({ path: `${out}/bench-${colorScheme}-${size}.png` });
+        // The HTML compatibility check (H) on a layout email, its first finding's line shown in the source.
+        await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Your November newsletter' }).click();
+        await page.frameLocator('iframe[title="Email content"]').getByText('This month at Acme').waitFor();
+        await page.keyboard.press('H');
+        await page.getByRole('region', { name: 'HTML compatibility' }).getByRole('status').filter({ hasText: 'not supported everywhere' }).waitFor();
+        await page.keyboard.press('Enter');
+        await page.getByRole('list', { name: /HTML source around line/ }).waitFor();
+        await page.screenshot({ path: `${out}/compat-${colorScheme}-${size}.png` });
         await app.close();
-        console.log(`${out}/bench-${colorScheme}-${size}.png`);
+        console.log(`${out}/bench-${colorScheme}-${size}.png`, `${out}/compat-${colorScheme}-${size}.png`);
       }
     }
   } finally {

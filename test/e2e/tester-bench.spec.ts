@@ -4,6 +4,8 @@
  * in the headers view; the email saved as .eml with its exact bytes. None of
  * it fetches anything from the email's URLs.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { expect, test } from './fixtures.ts';
@@ -37,10 +39,39 @@ const DARK_AWARE = [
   '',
 ].join('\r\n');
 
+// Lines counted by hand: flex and rounded corners on 5, position on 10, the width attribute on 11.
+const COMPAT_HTML = [
+  '<!doctype html>',
+  '<html>',
+  '<head>',
+  '<style>',
+  '.card { display: flex; border-radius: 8px; }',
+  '@media (prefers-color-scheme: dark) { .card { background: #111; } }',
+  '</style>',
+  '</head>',
+  '<body>',
+  '<div class="card" style="position: absolute;">Hi</div>',
+  '<table width="600"><tr><td>Cell <img src="https://track.acme.test/c.gif"></td></tr></table>',
+  '</body>',
+  '</html>',
+].join('\n');
+const COMPAT = [
+  'From: Acme <layout@acme.test>',
+  'To: qa@inbox.test',
+  'Subject: Compat check',
+  'Date: Mon, 02 Nov 2026 08:00:00 +0000',
+  'MIME-Version: 1.0',
+  'Content-Type: text/html; charset=utf-8',
+  '',
+  COMPAT_HTML,
+  '',
+].join('\r\n');
+
 test.describe('the tester’s bench', () => {
   let service: RunningService;
   test.beforeAll(async () => {
     service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+    await service.inject(COMPAT);
     await service.inject(DARK_AWARE);
     await service.inject(RAW);
   });
@@ -159,4 +190,113 @@ test('V checks every link and image from main, on request only: statuses, redire
     web.closeAllConnections();
     await new Promise<void>((resolve) => web.close(() => resolve()));
   }
+});
+
+test.describe('the HTML compatibility check', () => {
+  let service: RunningService;
+  test.beforeAll(async () => {
+    service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+    await service.inject(COMPAT);
+  });
+  test.afterAll(async () => {
+    await service.close();
+  });
+
+  test('H scores each client family and lists what some client lacks; Enter shows the line in the source, Esc steps back', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Compat check' }).click();
+    await expect(page.frameLocator('iframe[title="Email content"]').getByText('Hi')).toBeVisible();
+    await page.keyboard.press('H');
+    const report = page.getByRole('region', { name: 'HTML compatibility' });
+    await expect(report.getByRole('status')).toContainText('not supported everywhere (caniemail.com, 25 clients)');
+    const score = async (label: string) => Number((await report.getByRole('listitem').filter({ hasText: new RegExp(`\\d+% ${label}$`) }).innerText()).match(/(\d+)%/)![1]);
+    expect(await score('Apple Mail')).toBeGreaterThan(await score('Outlook'));
+    const flex = report.getByRole('listitem').filter({ hasText: 'display:flex' });
+    await expect(flex).toContainText('missing in');
+    await expect(flex).toContainText('Outlook');
+    await expect(flex.getByRole('button', { name: 'line 5' })).toBeVisible();
+    await expect(report.getByRole('listitem').filter({ hasText: /^not supported position/ }).getByRole('button', { name: 'line 10' })).toBeVisible();
+    // The report has the keyboard: the first finding's line is focused, ↓ goes on, Enter shows the source there.
+    await expect(page.locator(':focus')).toHaveText(/^line \d+$/);
+    const flexLine = flex.getByRole('button', { name: 'line 5' });
+    for (let i = 0; i < 20 && !(await flexLine.evaluate((b) => b === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const source = report.getByRole('list', { name: 'HTML source around line 5' });
+    await expect(source.locator('[aria-current="location"]')).toHaveText('.card { display: flex; border-radius: 8px; }');
+    // Three lines either side, numbered as in the source.
+    await expect(source.locator('li').first()).toHaveText('<html>');
+    await expect(source.locator('li').first()).toHaveAttribute('value', '2');
+    await page.keyboard.press('Escape');
+    await expect(source).toBeHidden();
+    await expect(report).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(report).toBeHidden();
+    await expect(page.frameLocator('iframe[title="Email content"]').getByText('Hi')).toBeVisible();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    // Nothing of the email's was fetched: the check reads the HTML in main, the tracker stays unasked.
+    expect(app.blockedRequests.filter((url) => url.includes('acme.test'))).toEqual([]);
+  });
+});
+
+test.describe('printing and PDF', () => {
+  let service: RunningService;
+  let pixels: Server;
+  let origin = '';
+  const hits: string[] = [];
+  test.beforeAll(async () => {
+    pixels = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      response.writeHead(200, { 'Content-Type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
+    });
+    await new Promise<void>((done) => pixels.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(pixels.address() as AddressInfo).port}`;
+    service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
+    await service.inject(
+      [
+        'From: Acme Billing <billing@acme.test>',
+        'To: qa@inbox.test',
+        'Subject: Invoice 2026-11',
+        'Date: Mon, 02 Nov 2026 07:00:00 +0000',
+        'MIME-Version: 1.0',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        `<h1>Invoice total: 42.00 EUR</h1><img src="${origin}/pixel.gif" alt="logo"><script>document.title='ran'</script>`,
+        '',
+      ].join('\r\n'),
+    );
+  });
+  test.afterAll(async () => {
+    await service.close();
+    pixels.close();
+  });
+
+  test('P saves the email as shown as a PDF, Ctrl+P prints it; remote images only once the user allowed them', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, passThrough: [origin] });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Invoice 2026-11' }).click();
+    await expect(page.frameLocator('iframe[title="Email content"]').getByText('Invoice total: 42.00 EUR')).toBeVisible();
+    await page.keyboard.press('P');
+    await expect(page.getByRole('status').filter({ hasText: 'Saved to' })).toContainText('Invoice 2026-11.pdf');
+    const pdf = await readFile(`${app.dataDir}/Invoice 2026-11.pdf`);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    await page.keyboard.press('Control+p');
+    await expect.poll(() => app.printed.length).toBe(1);
+    // The header as main knows it, then the body as the reader shows it; the script was never part of it.
+    expect(app.printed[0]).toContain('Invoice 2026-11');
+    expect(app.printed[0]).toContain('Acme Billing <billing@acme.test>');
+    expect(app.printed[0]).toContain('Invoice total: 42.00 EUR');
+    expect(app.printed[0]).not.toContain('document.title');
+    await expect(page.getByRole('status').filter({ hasText: 'Sent to the printer.' })).toBeVisible();
+    expect(hits).toEqual([]);
+    expect(app.printRequests.filter((url) => url.startsWith(origin))).toEqual([]);
+    // Remote content allowed for this email: the print shows it too.
+    await page.keyboard.press('i');
+    await expect.poll(() => hits.length).toBeGreaterThan(0);
+    const shown = hits.length;
+    await page.keyboard.press('Control+p');
+    await expect.poll(() => app.printed.length).toBe(2);
+    expect(app.printRequests.filter((url) => url.startsWith(origin))).toEqual([`${origin}/pixel.gif`]);
+    expect(hits.length).toBeGreaterThan(shown);
+  });
 });

@@ -21,6 +21,8 @@ const ASAR_BUDGET_BYTES = 24_000_000;
 const BUILD_ONLY = [
   'electron', 'electron-vite', 'electron-builder', 'vite', 'vitest', 'playwright', '@playwright/test',
   'typescript', 'typescript7', 'eslint', 'react', 'react-dom', 'dompurify', 'zustand', '@electron/asar',
+  // Bundled, data and all, into out/main/compat-worker.js: its 29 MB of stray dependencies stay out.
+  'caniemail', 'prettier', '@trivago/prettier-plugin-sort-imports',
 ];
 
 let work: string;
@@ -61,6 +63,11 @@ afterAll(async () => {
 /** Bare package names a built file imports (ESM, dynamic import, require). */
 function importsOf(code: string): Set<string> {
   const names = new Set<string>();
+  // Bundled packages keep their doc comments ("* const braces = require('braces')"): those lines import nothing.
+  code = code
+    .split('\n')
+    .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line))
+    .join('\n');
   for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g)) {
     const specifier = match[1]!;
     if (specifier.startsWith('node:') || builtinModules.includes(specifier) || specifier === 'electron') continue;
@@ -76,7 +83,7 @@ function packagedManifest(name: string, from = '/node_modules'): { dependencies?
 
 describe('the package npm run dist builds', () => {
   it('holds the three builds and package.json, pointing at main', () => {
-    for (const path of ['/out/main/index.js', '/out/main/demo-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) {
+    for (const path of ['/out/main/index.js', '/out/main/demo-worker.js', '/out/main/compat-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) {
       expect(files.has(path), path).toBe(true);
     }
     const manifest = JSON.parse(extractFile(asar, 'package.json').toString('utf8')) as { main: string; homepage: string; bugs: { url: string } };
@@ -111,6 +118,20 @@ describe('the package npm run dist builds', () => {
     };
     for (const name of wanted) visit(name, '/node_modules');
     expect(missing).toEqual([]);
+  });
+
+  it('runs the compatibility check from the packed worker alone (caniemail’s data bundled in)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-compat-'));
+    try {
+      const worker = join(dir, 'compat-worker.js');
+      await writeFile(worker, extractFile(asar, 'out/main/compat-worker.js'));
+      const { runCompat } = await import('../../src/main/qa/run-compat.ts');
+      const report = await runCompat(worker, '<div style="display: flex; word-wrap: break-word">x</div>');
+      expect(report.findings.find((f) => f.feature === 'display:flex')?.unsupported).toContain('outlook.windows');
+      expect(report.findings.find((f) => f.feature === 'word-wrap')?.noData).toContain('gmail.ios');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('packs no build-only package', () => {

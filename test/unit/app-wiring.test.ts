@@ -194,6 +194,34 @@ describe('the desktop services main’s handlers use, wired to fakes', () => {
     expect(() => desktopServices(quiet.desktop).notify!('t', 'b')).not.toThrow();
   });
 
+  it('prints in a hidden window and closes it whatever happens; a PDF is saved where the user chose', async () => {
+    const events: string[] = [];
+    const printer = (fail: boolean) => ({
+      open: async (document: string) => {
+        events.push(`open ${document}`);
+        return {
+          print: async () => {
+            if (fail) throw new Error('printer gone');
+            events.push('print');
+            return true;
+          },
+          pdf: async () => Buffer.from('%PDF-1.7 fake'),
+          close: () => void events.push('close'),
+        };
+      },
+    });
+    const chosen = fakeDesktop({ savePath: '/tmp/Invoice.pdf' });
+    const services = desktopServices({ ...chosen.desktop, printer: printer(false) });
+    expect(await services.print!('<p>doc</p>', 'print', 'Invoice.pdf')).toEqual({ printed: true, savedTo: null });
+    expect(await services.print!('<p>doc</p>', 'pdf', 'Invoice.pdf')).toEqual({ printed: false, savedTo: '/tmp/Invoice.pdf' });
+    expect(chosen.written.map((w) => w.bytes.toString())).toEqual(['%PDF-1.7 fake']);
+    expect(events).toEqual(['open <p>doc</p>', 'print', 'close', 'open <p>doc</p>', 'close']);
+    events.length = 0;
+    await expect(desktopServices({ ...chosen.desktop, printer: printer(true) }).print!('<p>x</p>', 'print', 'x.pdf')).rejects.toThrow('printer gone');
+    expect(events).toEqual(['open <p>x</p>', 'close']);
+    expect(desktopServices(fakeDesktop().desktop).print).toBeUndefined();
+  });
+
   it('closing with an unsaved rule asks, Keep editing (the default) keeps the window, Close anyway closes; no draft, no question', () => {
     let draft: string | null = null;
     const keep = fakeDesktop({ response: 0 });

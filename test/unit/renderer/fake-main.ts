@@ -218,6 +218,7 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
       clock,
       visible: () => true,
       prepareHtml: () => undefined,
+      sanitizeHtml: async (html) => html,
     },
   };
   return main;

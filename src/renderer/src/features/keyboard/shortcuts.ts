@@ -47,6 +47,9 @@ export type Action =
   | 'preview-width'
   | 'preview-dark'
   | 'check-links'
+  | 'check-html'
+  | 'print'
+  | 'save-pdf'
   | 'shortcuts';
 
 export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
@@ -80,6 +83,8 @@ export const SHORTCUTS: { keys: string; action: Action; label: string }[] = [
   { keys: 'C / L', action: 'copy-code', label: 'Copy the email’s code / its main link (password reset, confirm…)' },
   { keys: 'E', action: 'save-eml', label: 'Save the email as .eml (its exact bytes)' },
   { keys: 'V', action: 'check-links', label: 'Check every link and image of the email (asks the web: only when you press it)' },
+  { keys: 'H', action: 'check-html', label: 'Check the HTML against what Gmail, Outlook, Apple Mail… support (caniemail.com)' },
+  { keys: 'Ctrl+P / P', action: 'print', label: 'Print the email as shown / save it as PDF' },
   { keys: 'w / D', action: 'preview-width', label: 'Preview as a phone / tablet / full width; as a client in dark mode' },
   { keys: '?', action: 'shortcuts', label: 'Show shortcuts' },
 ];
@@ -133,6 +138,9 @@ export const COMMANDS: Record<Action, { label: string; keys: string }> = {
   'preview-width': { label: 'Preview width: phone, tablet, full', keys: 'w' },
   'preview-dark': { label: 'Preview in a client’s dark mode', keys: 'D' },
   'check-links': { label: 'Check every link and image', keys: 'V' },
+  'check-html': { label: 'Check the HTML’s compatibility with email clients', keys: 'H' },
+  print: { label: 'Print the email', keys: 'Ctrl+P' },
+  'save-pdf': { label: 'Save the email as PDF', keys: 'P' },
   shortcuts: { label: 'Show keyboard shortcuts', keys: '?' },
 };
 
@@ -150,6 +158,8 @@ const SINGLE: Record<string, Action> = {
   w: 'preview-width',
   D: 'preview-dark',
   V: 'check-links',
+  H: 'check-html',
+  P: 'save-pdf',
   J: 'extend-down',
   K: 'extend-up',
   z: 'undo',

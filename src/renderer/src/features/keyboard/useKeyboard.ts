@@ -129,7 +129,12 @@ export function run(action: Action): void {
         (active as HTMLElement).blur();
         focusHome();
       } else if (s.editingId) s.cancelEdit();
-      else if (s.openId) {
+      else if (s.compat && s.compat.id === s.openId) {
+        // The compatibility check closes one step at a time: the source line, then the report.
+        if (s.compat.line !== null) void s.showSourceLine(null);
+        else useStore.setState({ compat: null });
+        focusHome();
+      } else if (s.openId) {
         s.closeMessage();
         focusHome();
       }
@@ -239,6 +244,13 @@ export function run(action: Action): void {
     case 'check-links':
       if (s.openId) void s.checkLinks();
       break;
+    case 'check-html':
+      if (s.openId) void s.checkCompatibility();
+      break;
+    case 'print':
+    case 'save-pdf':
+      if (s.openId) void s.printEmail(action === 'save-pdf');
+      break;
     case 'shortcuts':
       s.toggleShortcuts();
       break;
@@ -250,6 +262,12 @@ export function useKeyboard(): void {
   useEffect(() => {
     let prefix: false | 'g' | '*' = false;
     const onKey = (event: KeyboardEvent) => {
+      // Ctrl/Cmd+P: the open email, printed as shown (never the app's own window).
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'p') {
+        event.preventDefault();
+        run('print');
+        return;
+      }
       // Ctrl/Cmd+K: the command palette, from anywhere, fields included.
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
         event.preventDefault();

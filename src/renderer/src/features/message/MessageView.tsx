@@ -12,6 +12,7 @@ import { linkQuestion } from './link-check.ts';
 import { hasInlineImages, nextTask, sanitizedAlready, sanitizeEmailHtmlCached, sanitizeInSlicesCached, type SanitizeOutcome } from './sanitize.ts';
 import { layoutChunks } from './layout-chunks.ts';
 import { sizeOfChars } from '../../../../shared/domain/clip.ts';
+import { CompatPanel } from './CompatPanel.tsx';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'html', label: 'HTML', key: '1' },
@@ -461,6 +462,7 @@ export function MessageView() {
           </dl>
           <InsightsBar email={email} body={body} />
           <LinkReport emailId={email.id} />
+          <CompatPanel emailId={email.id} />
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">
               {FORMATS.map(({ format: f, label, key }) => (

@@ -1,4 +1,4 @@
-import type { BridgeError, LinkCheck } from '../../../../shared/contract.ts';
+import type { BridgeError, CompatReport, LinkCheck } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
 import { findActionLink, findCode, htmlTextAndLinks, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
@@ -40,6 +40,13 @@ export interface MessageSlice {
   /** The open email's links and images as main found them when asked (V); null before. */
   linkCheck: { id: string; running: boolean; links: LinkCheck[] } | null;
   checkLinks: () => Promise<void>;
+  /** The open email's HTML checked against caniemail.com's data by main (H); `line`: the source line shown. */
+  compat: { id: string; running: boolean; report: CompatReport | null; line: number | null; source: string[] | null } | null;
+  checkCompatibility: () => Promise<void>;
+  /** Shows the HTML source around `line`, highlighted (null: hides it). */
+  showSourceLine: (line: number | null) => Promise<void>;
+  /** Prints the email as shown (sanitized, remote content as chosen; Ctrl+P), or saves it as PDF (P). */
+  printEmail: (pdf: boolean) => Promise<void>;
   /** The open email's raw message, saved as .eml (E). */
   saveRawMessage: () => Promise<void>;
   /** Copies the open email's code or main link (C, L), found by mail-insights.ts; a toast says what. */
@@ -69,7 +76,7 @@ export function formatAvailable(email: Pick<Email, 'has_html' | 'has_text'>, for
   return format === 'raw' || (format === 'html' ? email.has_html : email.has_text);
 }
 
-export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml }) => (set, get) => {
+export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml, sanitizeHtml }) => (set, get) => {
   let messageSequence = 0;
   /**
    * Bodies fetched ahead for the emails next to the open one (prefetchNext), so
@@ -223,6 +230,65 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml }) =
       if (get().linkCheck?.id === id) set({ linkCheck: { id, running: false, links } });
     } catch (error) {
       if (get().linkCheck?.id === id) set({ linkCheck: null });
+      get().notify(asBridgeError(error));
+    }
+  },
+  compat: null,
+  checkCompatibility: async () => {
+    const id = get().openId;
+    if (!id) return;
+    if (!get().email?.has_html) {
+      get().notify('This email has no HTML part to check.');
+      return;
+    }
+    set({ compat: { id, running: true, report: null, line: null, source: null } });
+    try {
+      const report = await call('checkCompatibility', { id });
+      if (get().compat?.id === id) set({ compat: { id, running: false, report, line: null, source: null } });
+    } catch (error) {
+      if (get().compat?.id === id) set({ compat: null });
+      get().notify(asBridgeError(error));
+    }
+  },
+  showSourceLine: async (line) => {
+    const compat = get().compat;
+    if (!compat || compat.running) return;
+    if (line === null || compat.source) {
+      set({ compat: { ...compat, line } });
+      return;
+    }
+    try {
+      // The whole HTML as the check read it, once, for its line numbers.
+      const whole = await call('getEmailBody', { id: compat.id, format: 'html', whole: true });
+      const now = get().compat;
+      if (now?.id === compat.id) set({ compat: { ...now, line, source: whole.content.split(/\r?\n/) } });
+    } catch (error) {
+      get().notify(asBridgeError(error));
+    }
+  },
+  printEmail: async (pdf) => {
+    const { openId: id, email, body, remoteAllowed, inlineImages } = get();
+    if (!id || !email) return;
+    const remote = Boolean(remoteAllowed[id]);
+    try {
+      // The body as the reader shows it: the HTML sanitized as in the frame, else the text.
+      let html: string | null = null;
+      let text: string | null = null;
+      if (email.has_html) {
+        // What the reader shows: a clipped body prints clipped, as on screen (Show the whole message first for all of it).
+        const shown = body?.format === 'html' ? body : await call('getEmailBody', { id, format: 'html' });
+        if (shown.total !== undefined) get().notify(`Printing the part shown; show the whole message first to print all of it.`);
+        html = await sanitizeHtml(shown.content, { allowRemote: remote, ...(inlineImages[id] ? { inline: inlineImages[id] } : {}) });
+        if (html === null) {
+          get().notify('This email’s HTML is too complex to show, so it is not printed; its text is.', { tone: 'error' });
+          if (!email.has_text) return;
+        }
+      }
+      if (html === null) text = email.has_text ? (body?.format === 'text' ? body : await call('getEmailBody', { id, format: 'text' })).content : '';
+      const done = await call('printEmail', { id, html, text, remote, pdf });
+      if (done.savedTo) get().notify(`Saved to ${done.savedTo}`);
+      else if (done.printed) get().notify('Sent to the printer.');
+    } catch (error) {
       get().notify(asBridgeError(error));
     }
   },
