@@ -135,12 +135,23 @@ test.describe('the tester’s bench', () => {
     await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first()).toBeVisible();
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
-    for (const [name, key] of [['Copy the verification code', 'C'], ['Copy the main link', 'L'], ['Save the email as .eml', 'E']]) {
+    for (const [name, key] of [
+      ['Copy the verification code', 'C'],
+      ['Copy the main link', 'L'],
+      ['Save the email as .eml', 'E'],
+      ['Check the HTML’s compatibility', 'H'],
+      ['Print the email', 'Ctrl+P'],
+      ['Save the email as PDF', 'P'],
+      ['Check every link and image', 'V'],
+    ]) {
       await expect(palette.getByRole('option', { name: new RegExp(`^${name}`) }).locator('kbd')).toHaveText(key!);
     }
     await page.keyboard.press('Escape');
     await page.keyboard.press('?');
-    await expect(page.getByRole('dialog', { name: /shortcuts/i })).toContainText('Save the email as .eml');
+    const help = page.getByRole('dialog', { name: /shortcuts/i });
+    await expect(help).toContainText('Save the email as .eml');
+    await expect(help).toContainText('Check the HTML against what Gmail, Outlook, Apple Mail… support');
+    await expect(help).toContainText('Print the email as shown / save it as PDF');
   });
 });
 
