@@ -184,202 +184,202 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
     dismiss: (id) => get().dismiss(id),
   });
   return {
-  automations: null,
-  automationsError: null,
-  editingId: null,
-  draft: EMPTY_DRAFT,
-  fieldErrors: {},
-  saveError: null,
-  saving: false,
-  previewPool: null,
-  previewCount: null,
-  previewMatches: [],
-  automationsLack: {},
-  selectedAutomationId: null,
-  automationFilter: '',
+    automations: null,
+    automationsError: null,
+    editingId: null,
+    draft: EMPTY_DRAFT,
+    fieldErrors: {},
+    saveError: null,
+    saving: false,
+    previewPool: null,
+    previewCount: null,
+    previewMatches: [],
+    automationsLack: {},
+    selectedAutomationId: null,
+    automationFilter: '',
 
-  moveAutomationSelection: (delta) => {
-    const ids = visibleAutomations(get().automations, get().automationFilter).map((a) => a.id);
-    const next = nextSelection(ids, get().selectedAutomationId, delta);
-    if (next !== null) set({ selectedAutomationId: next });
-  },
+    moveAutomationSelection: (delta) => {
+      const ids = visibleAutomations(get().automations, get().automationFilter).map((a) => a.id);
+      const next = nextSelection(ids, get().selectedAutomationId, delta);
+      if (next !== null) set({ selectedAutomationId: next });
+    },
 
-  restoreRule: (id, error) => {
-    if (removal.restore(id, error)) return;
-    // Not waiting here any more (the window closed): the list is asked again.
-    void get().loadAutomations();
-    get().notify(explain(error));
-  },
+    restoreRule: (id, error) => {
+      if (removal.restore(id, error)) return;
+      // Not waiting here any more (the window closed): the list is asked again.
+      void get().loadAutomations();
+      get().notify(explain(error));
+    },
 
-  undoRemoveAutomation: () => removal.undo(),
+    undoRemoveAutomation: () => removal.undo(),
 
-  loadPreviewPool: async () => {
-    const seen = new Map<string, Email>();
-    for (const email of get().list?.data ?? []) seen.set(email.id, email);
-    set({ previewPool: [...seen.values()] });
-    // More only while the rate budget allows: the preview never costs the user a 429.
-    for (const page of [1, 2]) {
-      if (seen.size >= PREVIEW_MAX || !canPrefetch(get().rateLimit)) break;
-      try {
-        const more = await call('listEmails', { page, limit: 100 });
-        for (const email of more.data) seen.set(email.id, email);
-        set({ previewPool: [...seen.values()].slice(0, PREVIEW_MAX) });
-        if (more.meta.current_page >= more.meta.last_page) break;
-      } catch {
-        break;
-      }
-    }
-  },
-
-  ruleFromEmail: (email) => {
-    const regexAddresses = FLAVOR_TRAITS[activeFlavor(get().accounts)].addressCriteria === 'regex';
-    get().setView('automations');
-    set({
-      draftOrigin: EMPTY_DRAFT,
-      editingId: 'new',
-      draft: {
-        ...EMPTY_DRAFT,
-        title: `From ${email.sender.display_name || email.sender.email}`,
-        sender: regexAddresses ? exactPattern(email.sender.email) : email.sender.email,
-        inbox: regexAddresses ? exactPattern(email.inbox.email) : email.inbox.email,
-        subject: email.subject ? exactPattern(email.subject) : '',
-        action_url: '',
-      },
-      fieldErrors: {},
-      saveError: null,
-    });
-  },
-
-  loadAutomations: async () => {
-    try {
-      const automations = await call('listAutomations', undefined);
-      set({ automations, automationsError: null });
-      // A draft left unsaved (a quit, a crash) comes back where it was.
-      const kept = keptDraft(storage, accountKey(get().accounts));
-      if (kept && get().editingId === null) {
-        const existing = automations.find((a) => a.id === kept.editingId);
-        if (kept.editingId === 'new' || existing) {
-          set({ editingId: kept.editingId, draft: kept.draft, draftOrigin: existing ? draftFrom(existing) : EMPTY_DRAFT });
-          get().notify(`Your unsaved changes to “${kept.draft.title || 'a new rule'}” are back.`);
+    loadPreviewPool: async () => {
+      const seen = new Map<string, Email>();
+      for (const email of get().list?.data ?? []) seen.set(email.id, email);
+      set({ previewPool: [...seen.values()] });
+      // More only while the rate budget allows: the preview never costs the user a 429.
+      for (const page of [1, 2]) {
+        if (seen.size >= PREVIEW_MAX || !canPrefetch(get().rateLimit)) break;
+        try {
+          const more = await call('listEmails', { page, limit: 100 });
+          for (const email of more.data) seen.set(email.id, email);
+          set({ previewPool: [...seen.values()].slice(0, PREVIEW_MAX) });
+          if (more.meta.current_page >= more.meta.last_page) break;
+        } catch {
+          break;
         }
       }
-    } catch (error) {
-      set({ automationsError: asBridgeError(error) });
-    }
-  },
+    },
 
-  editAutomation: (id) => {
-    if (get().editingId === id) return;
-    get().guardDraft(() => {
-      const existing = get().automations?.find((a) => a.id === id);
-      const draft = existing ? draftFrom(existing) : EMPTY_DRAFT;
-      set({ editingId: id, draft, draftOrigin: draft, fieldErrors: {}, saveError: null });
-      forgetDraft();
-    });
-  },
-
-  changeDraft: (patch) => {
-    const fieldErrors = { ...get().fieldErrors };
-    for (const key of Object.keys(patch)) delete fieldErrors[key];
-    set({ draft: { ...get().draft, ...patch }, fieldErrors });
-    // Kept on disk as typed, so neither a crash nor a quit loses it; main asks before closing.
-    keepDraft(storage, accountKey(get().accounts), get().editingId, get().draft);
-    reportUnsaved(get());
-  },
-
-  draftOrigin: null,
-  leaveGuard: null,
-
-  guardDraft: (proceed) => {
-    const { editingId, draft, draftOrigin } = get();
-    if (editingId === null || draftOrigin === null || sameDraft(draft, draftOrigin)) {
-      proceed();
-      return;
-    }
-    set({ leaveGuard: { title: draft.title.trim() || 'the new rule', proceed } });
-  },
-
-  resolveGuard: async (choice) => {
-    const guard = get().leaveGuard;
-    set({ leaveGuard: null });
-    if (!guard || choice === 'keep') return;
-    if (choice === 'save') {
-      await get().saveDraft();
-      // A draft that did not save (field errors) stays open: nothing is lost.
-      if (get().editingId !== null) return;
-    } else {
-      set({ editingId: null, draft: EMPTY_DRAFT, draftOrigin: null, fieldErrors: {}, saveError: null });
-      forgetDraft();
-    }
-    guard.proceed();
-  },
-
-  saveDraft: async () => {
-    const { draft, editingId } = get();
-    if (!editingId || get().saving) return;
-    // The same rules main and the service apply, checked before anything is sent.
-    const checked = validateAutomationInput(draft, activeFlavor(get().accounts));
-    if (!checked.ok) {
-      set({ fieldErrors: checked.errors, saveError: null });
-      return;
-    }
-    // A rule that deletes what it matches, and matches everything or most mail, says so first.
-    const value = checked.value;
-    const noCriteria = !value.subject && !value.sender && !value.inbox && !value.has_attachments;
-    const count = get().previewCount;
-    const most = count !== null && count.total > 0 && count.matches > count.total / 2;
-    if (value.action_delete_email && (noCriteria || most)) {
-      const reach = noCriteria ? 'every incoming email (it has no criteria)' : `${count!.matches} of the last ${count!.total} emails`;
-      if (!effects.confirm(`“${value.title}” deletes the mail it matches, and it matches ${reach}. Save it anyway?`)) return;
-    }
-    set({ saving: true, saveError: null });
-    try {
-      const saved =
-        editingId === 'new'
-          ? await call('createAutomation', { input: checked.value })
-          : await call('updateAutomation', { id: editingId, input: checked.value });
-      const list = get().automations ?? [];
-      const exists = list.some((a) => a.id === saved.id);
+    ruleFromEmail: (email) => {
+      const regexAddresses = FLAVOR_TRAITS[activeFlavor(get().accounts)].addressCriteria === 'regex';
+      get().setView('automations');
       set({
-        automations: exists ? list.map((a) => (a.id === saved.id ? saved : a)) : [...list, saved],
-        saving: false,
-        editingId: null,
-        draft: EMPTY_DRAFT,
-        draftOrigin: null,
+        draftOrigin: EMPTY_DRAFT,
+        editingId: 'new',
+        draft: {
+          ...EMPTY_DRAFT,
+          title: `From ${email.sender.display_name || email.sender.email}`,
+          sender: regexAddresses ? exactPattern(email.sender.email) : email.sender.email,
+          inbox: regexAddresses ? exactPattern(email.inbox.email) : email.inbox.email,
+          subject: email.subject ? exactPattern(email.subject) : '',
+          action_url: '',
+        },
+        fieldErrors: {},
+        saveError: null,
       });
-      forgetDraft();
-      get().notify(`Saved "${saved.title}".`);
-    } catch (error) {
-      const bridgeError = asBridgeError(error);
-      if (bridgeError.kind === 'unsupported' && editingId === 'new') {
-        set({ automationsLack: { ...get().automationsLack, create: true } });
-        bridgeError.message = 'This server does not offer creating rules: edit the ones it has.';
+    },
+
+    loadAutomations: async () => {
+      try {
+        const automations = await call('listAutomations', undefined);
+        set({ automations, automationsError: null });
+        // A draft left unsaved (a quit, a crash) comes back where it was.
+        const kept = keptDraft(storage, accountKey(get().accounts));
+        if (kept && get().editingId === null) {
+          const existing = automations.find((a) => a.id === kept.editingId);
+          if (kept.editingId === 'new' || existing) {
+            set({ editingId: kept.editingId, draft: kept.draft, draftOrigin: existing ? draftFrom(existing) : EMPTY_DRAFT });
+            get().notify(`Your unsaved changes to “${kept.draft.title || 'a new rule'}” are back.`);
+          }
+        }
+      } catch (error) {
+        set({ automationsError: asBridgeError(error) });
       }
-      // The draft stays exactly as typed; the server's field errors land on the fields.
-      set({ saving: false, saveError: bridgeError, fieldErrors: bridgeError.details.fields ?? {} });
-    }
-  },
+    },
 
-  cancelEdit: () =>
-    get().guardDraft(() => {
-      set({ editingId: null, draft: EMPTY_DRAFT, draftOrigin: null, fieldErrors: {}, saveError: null });
-      forgetDraft();
-    }),
+    editAutomation: (id) => {
+      if (get().editingId === id) return;
+      get().guardDraft(() => {
+        const existing = get().automations?.find((a) => a.id === id);
+        const draft = existing ? draftFrom(existing) : EMPTY_DRAFT;
+        set({ editingId: id, draft, draftOrigin: draft, fieldErrors: {}, saveError: null });
+        forgetDraft();
+      });
+    },
 
-  removeAutomation: async (id) => {
-    const list = get().automations ?? [];
-    const index = list.findIndex((a) => a.id === id);
-    const automation = list[index];
-    if (!automation) return;
-    const rest = list.filter((a) => a.id !== id);
-    set({ selectedAutomationId: rest[Math.min(index, rest.length - 1)]?.id ?? null });
-    // The DELETE itself goes after the undo window; main reports a failure then through deleteFailed.
-    await removal.remove([{ item: automation, index, wasOpen: false }], `Deleted the rule “${automation.title}”.`);
-  },
+    changeDraft: (patch) => {
+      const fieldErrors = { ...get().fieldErrors };
+      for (const key of Object.keys(patch)) delete fieldErrors[key];
+      set({ draft: { ...get().draft, ...patch }, fieldErrors });
+      // Kept on disk as typed, so neither a crash nor a quit loses it; main asks before closing.
+      keepDraft(storage, accountKey(get().accounts), get().editingId, get().draft);
+      reportUnsaved(get());
+    },
 
-  askRemoveAutomation: (id) => {
-    const rule = get().automations?.find((a) => a.id === id);
-    if (rule && !get().automationsLack.delete && get().confirmDelete(`Delete the rule “${rule.title}”?`)) void get().removeAutomation(id);
-  },
+    draftOrigin: null,
+    leaveGuard: null,
+
+    guardDraft: (proceed) => {
+      const { editingId, draft, draftOrigin } = get();
+      if (editingId === null || draftOrigin === null || sameDraft(draft, draftOrigin)) {
+        proceed();
+        return;
+      }
+      set({ leaveGuard: { title: draft.title.trim() || 'the new rule', proceed } });
+    },
+
+    resolveGuard: async (choice) => {
+      const guard = get().leaveGuard;
+      set({ leaveGuard: null });
+      if (!guard || choice === 'keep') return;
+      if (choice === 'save') {
+        await get().saveDraft();
+        // A draft that did not save (field errors) stays open: nothing is lost.
+        if (get().editingId !== null) return;
+      } else {
+        set({ editingId: null, draft: EMPTY_DRAFT, draftOrigin: null, fieldErrors: {}, saveError: null });
+        forgetDraft();
+      }
+      guard.proceed();
+    },
+
+    saveDraft: async () => {
+      const { draft, editingId } = get();
+      if (!editingId || get().saving) return;
+      // The same rules main and the service apply, checked before anything is sent.
+      const checked = validateAutomationInput(draft, activeFlavor(get().accounts));
+      if (!checked.ok) {
+        set({ fieldErrors: checked.errors, saveError: null });
+        return;
+      }
+      // A rule that deletes what it matches, and matches everything or most mail, says so first.
+      const value = checked.value;
+      const noCriteria = !value.subject && !value.sender && !value.inbox && !value.has_attachments;
+      const count = get().previewCount;
+      const most = count !== null && count.total > 0 && count.matches > count.total / 2;
+      if (value.action_delete_email && (noCriteria || most)) {
+        const reach = noCriteria ? 'every incoming email (it has no criteria)' : `${count!.matches} of the last ${count!.total} emails`;
+        if (!effects.confirm(`“${value.title}” deletes the mail it matches, and it matches ${reach}. Save it anyway?`)) return;
+      }
+      set({ saving: true, saveError: null });
+      try {
+        const saved =
+          editingId === 'new'
+            ? await call('createAutomation', { input: checked.value })
+            : await call('updateAutomation', { id: editingId, input: checked.value });
+        const list = get().automations ?? [];
+        const exists = list.some((a) => a.id === saved.id);
+        set({
+          automations: exists ? list.map((a) => (a.id === saved.id ? saved : a)) : [...list, saved],
+          saving: false,
+          editingId: null,
+          draft: EMPTY_DRAFT,
+          draftOrigin: null,
+        });
+        forgetDraft();
+        get().notify(`Saved "${saved.title}".`);
+      } catch (error) {
+        const bridgeError = asBridgeError(error);
+        if (bridgeError.kind === 'unsupported' && editingId === 'new') {
+          set({ automationsLack: { ...get().automationsLack, create: true } });
+          bridgeError.message = 'This server does not offer creating rules: edit the ones it has.';
+        }
+        // The draft stays exactly as typed; the server's field errors land on the fields.
+        set({ saving: false, saveError: bridgeError, fieldErrors: bridgeError.details.fields ?? {} });
+      }
+    },
+
+    cancelEdit: () =>
+      get().guardDraft(() => {
+        set({ editingId: null, draft: EMPTY_DRAFT, draftOrigin: null, fieldErrors: {}, saveError: null });
+        forgetDraft();
+      }),
+
+    removeAutomation: async (id) => {
+      const list = get().automations ?? [];
+      const index = list.findIndex((a) => a.id === id);
+      const automation = list[index];
+      if (!automation) return;
+      const rest = list.filter((a) => a.id !== id);
+      set({ selectedAutomationId: rest[Math.min(index, rest.length - 1)]?.id ?? null });
+      // The DELETE itself goes after the undo window; main reports a failure then through deleteFailed.
+      await removal.remove([{ item: automation, index, wasOpen: false }], `Deleted the rule “${automation.title}”.`);
+    },
+
+    askRemoveAutomation: (id) => {
+      const rule = get().automations?.find((a) => a.id === id);
+      if (rule && !get().automationsLack.delete && get().confirmDelete(`Delete the rule “${rule.title}”?`)) void get().removeAutomation(id);
+    },
   };
 };

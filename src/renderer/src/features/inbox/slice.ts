@@ -153,225 +153,225 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
   };
 
   return {
-  searchText: '',
-  search: '',
-  page: 1,
-  list: null,
-  listLoading: false,
-  listError: null,
-  selectedId: null,
-  knownAddresses: { senders: [], inboxes: [] },
-  recentSearches: loadRecent(storage),
-  newIds: [],
-  listFocusRequested: false,
-  landOn: null,
-  checked: [],
-  bulkProgress: null,
+    searchText: '',
+    search: '',
+    page: 1,
+    list: null,
+    listLoading: false,
+    listError: null,
+    selectedId: null,
+    knownAddresses: { senders: [], inboxes: [] },
+    recentSearches: loadRecent(storage),
+    newIds: [],
+    listFocusRequested: false,
+    landOn: null,
+    checked: [],
+    bulkProgress: null,
 
-  toggleChecked: (id) => {
-    const checked = get().checked;
-    set({ checked: checked.includes(id) ? checked.filter((c) => c !== id) : [...checked, id] });
-  },
+    toggleChecked: (id) => {
+      const checked = get().checked;
+      set({ checked: checked.includes(id) ? checked.filter((c) => c !== id) : [...checked, id] });
+    },
 
-  checkAll: (on) => set({ checked: on ? visibleRows(get().list, get().search).map((e) => e.id) : [] }),
+    checkAll: (on) => set({ checked: on ? visibleRows(get().list, get().search).map((e) => e.id) : [] }),
 
-  bulk: async (kind) => {
-    const rows = visibleRows(get().list, get().search).filter((e) => get().checked.includes(e.id));
-    if (rows.length === 0 || get().bulkProgress) return;
-    if (kind === 'delete') {
-      await removeEmails(
-        rows.map((e) => e.id),
-        () => `Deleted ${rows.length} ${rows.length === 1 ? 'email' : 'emails'}.`,
-      );
-      set({ checked: [] });
-      return;
-    }
-    // Star them all unless all are starred already: then unstar them all.
-    const favorite = rows.some((e) => !e.favorite);
-    const label = favorite ? 'Starring' : 'Unstarring';
-    set({ bulkProgress: { label, done: 0, total: rows.length } });
-    for (const [index, email] of rows.entries()) {
-      if (email.favorite !== favorite) {
-        // Within the budget: wait out a 429 rather than fail the rest.
-        const blocked = get().rateLimit.blockedUntil;
-        if (blocked && blocked > clock.now()) await new Promise((r) => clock.setTimeout(() => r(undefined), blocked - clock.now()));
-        await get().toggleFavorite(email.id);
+    bulk: async (kind) => {
+      const rows = visibleRows(get().list, get().search).filter((e) => get().checked.includes(e.id));
+      if (rows.length === 0 || get().bulkProgress) return;
+      if (kind === 'delete') {
+        await removeEmails(
+          rows.map((e) => e.id),
+          () => `Deleted ${rows.length} ${rows.length === 1 ? 'email' : 'emails'}.`,
+        );
+        set({ checked: [] });
+        return;
       }
-      set({ bulkProgress: { label, done: index + 1, total: rows.length } });
-    }
-    set({ bulkProgress: null, checked: [] });
-  },
+      // Star them all unless all are starred already: then unstar them all.
+      const favorite = rows.some((e) => !e.favorite);
+      const label = favorite ? 'Starring' : 'Unstarring';
+      set({ bulkProgress: { label, done: 0, total: rows.length } });
+      for (const [index, email] of rows.entries()) {
+        if (email.favorite !== favorite) {
+          // Within the budget: wait out a 429 rather than fail the rest.
+          const blocked = get().rateLimit.blockedUntil;
+          if (blocked && blocked > clock.now()) await new Promise((r) => clock.setTimeout(() => r(undefined), blocked - clock.now()));
+          await get().toggleFavorite(email.id);
+        }
+        set({ bulkProgress: { label, done: index + 1, total: rows.length } });
+      }
+      set({ bulkProgress: null, checked: [] });
+    },
 
-  askBulkDelete: () => {
-    const count = get().checked.length;
-    if (count > 0 && get().confirmDelete(`Delete ${count} selected ${count === 1 ? 'email' : 'emails'}?`)) void get().bulk('delete');
-  },
+    askBulkDelete: () => {
+      const count = get().checked.length;
+      if (count > 0 && get().confirmDelete(`Delete ${count} selected ${count === 1 ? 'email' : 'emails'}?`)) void get().bulk('delete');
+    },
 
-  loadList: async (options = {}) => {
-    const sequence = ++listSequence;
-    const { search, page, settings } = get();
-    const { query, errors } = listQueryFor(search, page, settings.pageSize);
-    // A search with an error is shown in place and never sent.
-    if (errors.length > 0) return;
-    set({ listLoading: true });
-    try {
-      const answered = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
-      if (sequence !== listSequence) return;
-      // Mail deleted on screen stays gone while its DELETE waits for the undo window.
-      const waiting = removal.pendingCount();
-      // The server still counts them until the DELETE goes: the pages shown do not.
-      const total = Math.max(0, answered.meta.total - waiting);
-      const list = {
-        ...answered,
-        data: answered.data.filter((e) => !removal.isPending(e.id)),
-        meta: waiting === 0 ? answered.meta : { ...answered.meta, total, last_page: Math.max(1, Math.ceil(total / answered.meta.per_page)) },
-      };
-      const ids = list.data.map((e) => e.id);
-      const selectedId = get().selectedId;
-      const landing = get().landOn !== null;
-      const known = get().knownAddresses;
-      const add = (existing: string[], more: string[]) => [...new Set([...existing, ...more])].slice(-KNOWN_MAX);
-      set({
-        knownAddresses: {
-          senders: add(known.senders, list.data.map((e) => e.sender.email)),
-          inboxes: add(known.inboxes, list.data.map((e) => e.inbox.email)),
-        },
-        list,
-        listLoading: false,
-        listError: null,
-        selectedId: get().landOn === 'last' ? (ids.at(-1) ?? null) : selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
-        landOn: null,
-        checked: get().checked.filter((c) => ids.includes(c)),
-      });
-      // j/k across a page with the reader open: the reader follows onto the new page.
-      const landedOn = get().selectedId;
-      if (landing && get().openId !== null && landedOn !== null && landedOn !== get().openId) void get().openMessage(landedOn);
-      get().clearOutage();
-      get().watchList();
-    } catch (error) {
-      if (sequence !== listSequence) return;
-      // The list on screen, the page and the selection all stay as they were.
-      set({ listLoading: false, listError: get().failed(error, 'list', () => void get().loadList(options)) });
-    }
-  },
-
-  setSearchText: (searchText) => set({ searchText }),
-
-  applySearch: (options = {}) => {
-    const text = get().searchText.trim();
-    if (listQueryFor(text, 1, 1).errors.length > 0) return;
-    if (options.remember && text) {
-      const recentSearches = [text, ...get().recentSearches.filter((r) => r !== text)].slice(0, RECENT_MAX);
-      set({ recentSearches });
+    loadList: async (options = {}) => {
+      const sequence = ++listSequence;
+      const { search, page, settings } = get();
+      const { query, errors } = listQueryFor(search, page, settings.pageSize);
+      // A search with an error is shown in place and never sent.
+      if (errors.length > 0) return;
+      set({ listLoading: true });
       try {
-        storage.setItem(RECENT_KEY, JSON.stringify(recentSearches));
-      } catch {
-        // Private storage may be unavailable: recents then last for the session.
+        const answered = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
+        if (sequence !== listSequence) return;
+        // Mail deleted on screen stays gone while its DELETE waits for the undo window.
+        const waiting = removal.pendingCount();
+        // The server still counts them until the DELETE goes: the pages shown do not.
+        const total = Math.max(0, answered.meta.total - waiting);
+        const list = {
+          ...answered,
+          data: answered.data.filter((e) => !removal.isPending(e.id)),
+          meta: waiting === 0 ? answered.meta : { ...answered.meta, total, last_page: Math.max(1, Math.ceil(total / answered.meta.per_page)) },
+        };
+        const ids = list.data.map((e) => e.id);
+        const selectedId = get().selectedId;
+        const landing = get().landOn !== null;
+        const known = get().knownAddresses;
+        const add = (existing: string[], more: string[]) => [...new Set([...existing, ...more])].slice(-KNOWN_MAX);
+        set({
+          knownAddresses: {
+            senders: add(known.senders, list.data.map((e) => e.sender.email)),
+            inboxes: add(known.inboxes, list.data.map((e) => e.inbox.email)),
+          },
+          list,
+          listLoading: false,
+          listError: null,
+          selectedId: get().landOn === 'last' ? (ids.at(-1) ?? null) : selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),
+          landOn: null,
+          checked: get().checked.filter((c) => ids.includes(c)),
+        });
+        // j/k across a page with the reader open: the reader follows onto the new page.
+        const landedOn = get().selectedId;
+        if (landing && get().openId !== null && landedOn !== null && landedOn !== get().openId) void get().openMessage(landedOn);
+        get().clearOutage();
+        get().watchList();
+      } catch (error) {
+        if (sequence !== listSequence) return;
+        // The list on screen, the page and the selection all stay as they were.
+        set({ listLoading: false, listError: get().failed(error, 'list', () => void get().loadList(options)) });
       }
-    }
-    if (text === get().search && get().list) return;
-    set({ search: text, page: 1, newIds: [] });
-    void get().loadList();
-  },
+    },
 
-  toggleIsTerm: (value) => {
-    set({ searchText: toggleIs(get().searchText, value) });
-    get().applySearch();
-  },
+    setSearchText: (searchText) => set({ searchText }),
 
-  watchList: () => {
-    const { search, settings } = get();
-    const { query, errors } = listQueryFor(search, 1, settings.pageSize);
-    void call('watchList', { query: errors.length > 0 ? null : query, visible: effects.visible() }).catch(() => undefined);
-  },
+    applySearch: (options = {}) => {
+      const text = get().searchText.trim();
+      if (listQueryFor(text, 1, 1).errors.length > 0) return;
+      if (options.remember && text) {
+        const recentSearches = [text, ...get().recentSearches.filter((r) => r !== text)].slice(0, RECENT_MAX);
+        set({ recentSearches });
+        try {
+          storage.setItem(RECENT_KEY, JSON.stringify(recentSearches));
+        } catch {
+          // Private storage may be unavailable: recents then last for the session.
+        }
+      }
+      if (text === get().search && get().list) return;
+      set({ search: text, page: 1, newIds: [] });
+      void get().loadList();
+    },
 
-  mergePolled: (query, polled) => {
-    const { list, search, page, settings } = get();
-    if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
-    const fresh = arrivals(list.data, polled.data).filter((e) => !removal.isPending(e.id));
-    // What the server now says of mail on screen (read, starred) is taken as is.
-    const updated = new Map(polled.data.map((e) => [e.id, e]));
-    const data = list.data.map((e) => updated.get(e.id) ?? e);
-    if (fresh.length === 0) {
-      set({ list: { ...list, data } });
-      return;
-    }
-    // On page 1 new mail slides in at the top, and the page stays a page: the last rows go on to
-    // page 2 (never the chosen or open one). Elsewhere it is only counted. Selection and open email stay.
-    const keep = [get().selectedId, get().openId];
-    const grown = [...fresh, ...data];
-    let cut = Math.max(settings.pageSize, data.length);
-    while (cut < grown.length && grown.slice(cut).some((e) => keep.includes(e.id))) cut += 1;
-    // The pager counts the rows shown (more than a page while the highlighted one is kept).
-    const meta = { ...list.meta, total: polled.meta.total, last_page: polled.meta.last_page, from: 1, to: Math.min(cut, grown.length) };
-    set({
-      list: page === 1 ? { ...list, data: grown.slice(0, cut), meta } : { ...list, data },
-      newIds: [...fresh.map((e) => e.id), ...get().newIds],
-    });
-  },
+    toggleIsTerm: (value) => {
+      set({ searchText: toggleIs(get().searchText, value) });
+      get().applySearch();
+    },
 
-  clearNew: () => set({ newIds: [] }),
+    watchList: () => {
+      const { search, settings } = get();
+      const { query, errors } = listQueryFor(search, 1, settings.pageSize);
+      void call('watchList', { query: errors.length > 0 ? null : query, visible: effects.visible() }).catch(() => undefined);
+    },
 
-  goToPage: (page, land) => {
-    const last = get().list?.meta.last_page ?? 1;
-    const target = Math.min(Math.max(1, page), Math.max(1, last));
-    if (target === get().page && get().list) return;
-    set({ page: target, selectedId: null, newIds: [], landOn: land ?? null });
-    void get().loadList();
-  },
+    mergePolled: (query, polled) => {
+      const { list, search, page, settings } = get();
+      if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
+      const fresh = arrivals(list.data, polled.data).filter((e) => !removal.isPending(e.id));
+      // What the server now says of mail on screen (read, starred) is taken as is.
+      const updated = new Map(polled.data.map((e) => [e.id, e]));
+      const data = list.data.map((e) => updated.get(e.id) ?? e);
+      if (fresh.length === 0) {
+        set({ list: { ...list, data } });
+        return;
+      }
+      // On page 1 new mail slides in at the top, and the page stays a page: the last rows go on to
+      // page 2 (never the chosen or open one). Elsewhere it is only counted. Selection and open email stay.
+      const keep = [get().selectedId, get().openId];
+      const grown = [...fresh, ...data];
+      let cut = Math.max(settings.pageSize, data.length);
+      while (cut < grown.length && grown.slice(cut).some((e) => keep.includes(e.id))) cut += 1;
+      // The pager counts the rows shown (more than a page while the highlighted one is kept).
+      const meta = { ...list.meta, total: polled.meta.total, last_page: polled.meta.last_page, from: 1, to: Math.min(cut, grown.length) };
+      set({
+        list: page === 1 ? { ...list, data: grown.slice(0, cut), meta } : { ...list, data },
+        newIds: [...fresh.map((e) => e.id), ...get().newIds],
+      });
+    },
 
-  select: (id) => set({ selectedId: id }),
+    clearNew: () => set({ newIds: [] }),
 
-  moveSelection: (delta) => {
-    const ids = visibleRows(get().list, get().search).map((e) => e.id);
-    const at = get().selectedId === null ? -1 : ids.indexOf(get().selectedId!);
-    const { page, list } = get();
-    // Past the last row, j goes on to the next page's first; before the first, k to the previous page's last (Gmail).
-    if (delta === 1 && at === ids.length - 1 && list && page < list.meta.last_page) return get().goToPage(page + 1, 'first');
-    if (delta === -1 && at === 0 && page > 1) return get().goToPage(page - 1, 'last');
-    const selectedId = nextSelection(ids, get().selectedId, delta);
-    set({ selectedId });
-    // With the reader open, it follows the selection.
-    if (get().openId !== null && selectedId !== null && selectedId !== get().openId) void get().openMessage(selectedId);
-  },
+    goToPage: (page, land) => {
+      const last = get().list?.meta.last_page ?? 1;
+      const target = Math.min(Math.max(1, page), Math.max(1, last));
+      if (target === get().page && get().list) return;
+      set({ page: target, selectedId: null, newIds: [], landOn: land ?? null });
+      void get().loadList();
+    },
 
-  patchListEmail: (email) => {
-    const list = get().list;
-    if (!list) return;
-    set({ list: { ...list, data: list.data.map((e) => (e.id === email.id ? { ...e, ...email } : e)) } });
-  },
+    select: (id) => set({ selectedId: id }),
 
-  toggleFavorite: async (id = get().selectedId ?? undefined) => {
-    const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
-    if (!id || !email) return;
-    const favorite = !email.favorite;
-    get().patchListEmail({ ...email, favorite });
-    if (get().email?.id === id) set({ email: { ...get().email!, favorite } });
-    try {
-      await call('setFavorite', { id, favorite });
-    } catch (error) {
-      get().patchListEmail({ ...email, favorite: !favorite });
-      if (get().email?.id === id) set({ email: { ...get().email!, favorite: !favorite } });
-      get().notify(asBridgeError(error));
-    }
-  },
+    moveSelection: (delta) => {
+      const ids = visibleRows(get().list, get().search).map((e) => e.id);
+      const at = get().selectedId === null ? -1 : ids.indexOf(get().selectedId!);
+      const { page, list } = get();
+      // Past the last row, j goes on to the next page's first; before the first, k to the previous page's last (Gmail).
+      if (delta === 1 && at === ids.length - 1 && list && page < list.meta.last_page) return get().goToPage(page + 1, 'first');
+      if (delta === -1 && at === 0 && page > 1) return get().goToPage(page - 1, 'last');
+      const selectedId = nextSelection(ids, get().selectedId, delta);
+      set({ selectedId });
+      // With the reader open, it follows the selection.
+      if (get().openId !== null && selectedId !== null && selectedId !== get().openId) void get().openMessage(selectedId);
+    },
 
-  deleteEmail: async (id = get().selectedId ?? undefined) => {
-    if (id) await removeEmails([id], (email) => `Deleted “${email.subject || '(no subject)'}”.`);
-  },
+    patchListEmail: (email) => {
+      const list = get().list;
+      if (!list) return;
+      set({ list: { ...list, data: list.data.map((e) => (e.id === email.id ? { ...e, ...email } : e)) } });
+    },
 
-  askDeleteEmail: () => {
-    const id = get().openId ?? get().selectedId;
-    const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
-    if (!id || !email) return;
-    const from = email.sender.display_name || email.sender.email;
-    if (get().confirmDelete(`Delete “${email.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`)) void get().deleteEmail(id);
-  },
+    toggleFavorite: async (id = get().selectedId ?? undefined) => {
+      const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
+      if (!id || !email) return;
+      const favorite = !email.favorite;
+      get().patchListEmail({ ...email, favorite });
+      if (get().email?.id === id) set({ email: { ...get().email!, favorite } });
+      try {
+        await call('setFavorite', { id, favorite });
+      } catch (error) {
+        get().patchListEmail({ ...email, favorite: !favorite });
+        if (get().email?.id === id) set({ email: { ...get().email!, favorite: !favorite } });
+        get().notify(asBridgeError(error));
+      }
+    },
 
-  undoDelete: (id) => removal.undo(id),
+    deleteEmail: async (id = get().selectedId ?? undefined) => {
+      if (id) await removeEmails([id], (email) => `Deleted “${email.subject || '(no subject)'}”.`);
+    },
 
-  restoreDeleted: (id, error) => {
-    removal.restore(id, error);
-  },
+    askDeleteEmail: () => {
+      const id = get().openId ?? get().selectedId;
+      const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
+      if (!id || !email) return;
+      const from = email.sender.display_name || email.sender.email;
+      if (get().confirmDelete(`Delete “${email.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`)) void get().deleteEmail(id);
+    },
+
+    undoDelete: (id) => removal.undo(id),
+
+    restoreDeleted: (id, error) => {
+      removal.restore(id, error);
+    },
   };
 };
