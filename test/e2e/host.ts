@@ -80,6 +80,8 @@ export interface AppHandle {
   /** The text of each document sent to the (stand-in) printer, and the URLs the hidden print page asked for. */
   printed: string[];
   printRequests: string[];
+  /** The documents main handed to the printer, as HTML. */
+  printedDocuments: string[];
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const calls: string[] = [];
   const blockedRequests: string[] = [];
   const printed: string[] = [];
+  const printedDocuments: string[] = [];
   const printRequests: string[] = [];
   const openedExternally: string[] = [];
   const consentAsked: string[] = [];
@@ -195,6 +198,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
         await printPage.setContent(document, { waitUntil: 'load' });
         return {
           print: async () => {
+            printedDocuments.push(document);
             printed.push(await printPage.innerText('body'));
             return true;
           },
@@ -268,6 +272,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     blockedRequests,
     printed,
     printRequests,
+    printedDocuments,
     openedExternally,
     consentAsked,
     answerConsent: (yes) => {

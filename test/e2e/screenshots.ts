@@ -115,8 +115,26 @@ try {
         await page.keyboard.press('Enter');
         await page.getByRole('list', { name: /HTML source around line/ }).waitFor();
         await page.screenshot({ path: `${out}/compat-${colorScheme}-${size}.png` });
+        // The same email as a phone in a client's dark mode (w, D), then printed (Ctrl+P): the page main prints, as Chromium renders it.
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('w');
+        await page.keyboard.press('D');
+        await page.getByRole('status').filter({ hasText: 'Previewing as a phone' }).waitFor();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `${out}/preview-${colorScheme}-${size}.png` });
+        await page.keyboard.press('Control+p');
+        await page.getByRole('status').filter({ hasText: 'Sent to the printer.' }).waitFor();
+        if (colorScheme === 'light' && size === '1280x800') {
+          const paper = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 794, height: 600 } });
+          const sheet = await paper.newPage();
+          await sheet.setContent(app.printedDocuments.at(-1)!, { waitUntil: 'load' });
+          await sheet.emulateMedia({ media: 'print' });
+          await sheet.screenshot({ path: `${out}/print.png` });
+          await paper.close();
+        }
         await app.close();
-        console.log(`${out}/bench-${colorScheme}-${size}.png`, `${out}/compat-${colorScheme}-${size}.png`);
+        console.log(`${out}/bench-${colorScheme}-${size}.png`, `${out}/compat-${colorScheme}-${size}.png`, `${out}/preview-${colorScheme}-${size}.png`);
       }
     }
   } finally {
