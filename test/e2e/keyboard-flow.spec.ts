@@ -6,6 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { startReferenceService, type AccessLogEntry, type RunningService } from '../../src/server/index.ts';
+import { COMMANDS, type Action } from '../../src/renderer/src/features/keyboard/shortcuts.ts';
 import { rawMail } from '../support/mail.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -53,6 +54,41 @@ test.describe('keyboard triage keeps the user’s place', () => {
     const chip = page.getByRole('button', { name: /Remove/ }).first();
     await chip.click();
     await expect.poll(() => focused(page)).not.toBe('BODY');
+  });
+
+  test('no action of the keymap leaves the focus on <body>, in the reader, the rules and the settings', async ({ openApp }) => {
+    test.setTimeout(120_000);
+    const { page } = await open(openApp);
+    /** Playwright's names for the keys COMMANDS shows. */
+    const press = async (keys: string) => {
+      const named: Record<string, string> = { '↓': 'ArrowDown', '↑': 'ArrowUp', Esc: 'Escape', Space: ' ', 'Shift+Space': 'Shift+Space', 'Ctrl+K': 'Control+k', 'Ctrl+P': 'Control+p' };
+      for (const key of named[keys] ? [named[keys]!] : keys.split(' ')) await page.keyboard.press(key);
+    };
+    const modal = page.locator('[role="dialog"][aria-modal="true"]');
+    // Actions that leave for a form of their own are checked on their own below.
+    const skip = new Set<Action>(['rule-from-email', 'new-automation']);
+    const places: [string, () => Promise<void>][] = [
+      ['the reader', async () => {
+        await press('g i');
+        if ((await page.locator('.message-pane.empty').count()) > 0) await page.keyboard.press('Enter');
+      }],
+      ['the rules', () => press('g a')],
+      ['the settings', () => press('g s')],
+    ];
+    for (const [place, goTo] of places) {
+      for (const [action, { keys }] of Object.entries(COMMANDS) as [Action, { keys: string }][]) {
+        if (skip.has(action)) continue;
+        await goTo();
+        await press(keys);
+        // A modal (help, palette, chooser) holds the focus itself; it is closed before the next key.
+        await expect.poll(() => focused(page), `${keys} (${action}) in ${place}`).not.toBe('BODY');
+        for (let i = 0; i < 2 && (await modal.count()) > 0; i++) await page.keyboard.press('Escape');
+        if (action === 'focus-search') await page.keyboard.press('Escape');
+      }
+    }
+    await press('g i');
+    await page.keyboard.press('R');
+    await expect.poll(() => focused(page), 'R').not.toBe('BODY');
   });
 
   test('one Esc closes the open email while the list has the focus', async ({ openApp }) => {

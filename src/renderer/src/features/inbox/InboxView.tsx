@@ -218,14 +218,24 @@ function EmailList() {
   }, [rows]);
 
   // A failed first load shows its banner above: never an endless "Loading…".
-  if (!list) return <p className="empty">{listFailed ? 'The list could not be loaded.' : 'Loading…'}</p>;
+  // An empty list still holds the list's place (id and focus): the keys work on from it, never from <body>.
+  if (!list)
+    return (
+      <p className="empty" id="email-list" tabIndex={-1}>
+        {listFailed ? 'The list could not be loaded.' : 'Loading…'}
+      </p>
+    );
   if (rows.length === 0) {
     const message = list.unknownAddress
       ? `No mail for ${list.unknownAddress.value} yet.`
       : search
         ? `No email matches “${search}”.`
         : 'No mail here yet. New mail shows up by itself.';
-    return <p className="empty">{message}</p>;
+    return (
+      <p className="empty" id="email-list" tabIndex={-1}>
+        {message}
+      </p>
+    );
   }
   const fresh = new Set(newIds);
   const picked = new Set(checked);

@@ -43,9 +43,13 @@ export function focusHome(): void {
   target?.focus({ preventScroll: true });
 }
 
-/** After whatever just happened, if focus fell to <body>, it goes home. */
+let focusCheck = false;
+/** After whatever just happened, if focus fell to <body>, it goes home (one check per frame). */
 function keepFocus(): void {
+  if (focusCheck) return;
+  focusCheck = true;
   requestAnimationFrame(() => {
+    focusCheck = false;
     if (!document.activeElement || document.activeElement === document.body) focusHome();
   });
 }
@@ -294,10 +298,9 @@ export function useKeyboard(): void {
     // A control that goes away with the focus in it (a chip's ✕, a closed dialog) hands it back home.
     const onFocusOut = () => keepFocus();
     document.addEventListener('focusout', onFocusOut);
-    // At launch, and whenever the view or the list comes, the view's list takes the focus if nothing has it.
-    const unsubscribe = useStore.subscribe((state, previous) => {
-      if (state.view !== previous.view || state.list !== previous.list || state.editingId !== previous.editingId) keepFocus();
-    });
+    // At launch, and after any change of state (a view, a list, a reader or a panel that went away with
+    // the focus in it: Chromium sends no focusout for a removed element), focus goes home if nothing has it.
+    const unsubscribe = useStore.subscribe(() => keepFocus());
     keepFocus();
     return () => {
       window.removeEventListener('keydown', onKey);
