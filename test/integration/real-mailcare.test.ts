@@ -20,6 +20,10 @@ import { parseMessage } from '../../src/server/ingest.ts';
 import { testCipher } from '../support/cipher.ts';
 import { mainHandlers, webhookReceiver } from '../support/main-handlers.ts';
 import { MAILCARE_LOGIN, REAL_MAILCARE_REQUIRED, realMailCareMissing, startRealMailCare, type RealMailCare } from '../support/real-mailcare.ts';
+import { caniemail, rawData } from 'caniemail';
+import { compatReport, markDataGaps, type CompatCheck } from '../../src/main/qa/compat.ts';
+
+markDataGaps(rawData as unknown as Parameters<typeof markDataGaps>[0]);
 
 const missing = realMailCareMissing();
 if (missing && !REAL_MAILCARE_REQUIRED) console.warn(`[real MailCare] skipped: ${missing}`);
@@ -61,10 +65,10 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
   });
 
   /** Main as the app runs it, with one saved account for this MailCare. */
-  const appMain = async (secret?: string): Promise<Handlers> => {
+  const appMain = async (secret?: string, overrides: Parameters<typeof mainHandlers>[1] = {}): Promise<Handlers> => {
     const accounts = await AccountManager.load(join(dir, `settings-${Math.random()}.json`), new TokenVault(testCipher()));
     await accounts.save({ name: 'Real MailCare', baseUrl: mailcare.baseUrl, flavor: 'mailcare', ...(secret ? { token: secret } : {}) });
-    return mainHandlers(accounts);
+    return mainHandlers(accounts, overrides);
   };
 
   /** The list as the renderer asks for it (the contract's parsed query type has every key). */
@@ -121,6 +125,23 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
       if (parsed.text) expect((await main.table.getEmailBody({ id, format: 'text', whole: true })).content.trim(), name).toBe(parsed.text.trim());
       if (parsed.html) expect((await main.table.getEmailBody({ id, format: 'html', whole: true })).content, name).toContain(parsed.html.slice(0, 40));
     }
+    main.dispose();
+  });
+
+  it('checks an HTML email’s compatibility from MailCare’s HTML body, line for line as the email has it', async () => {
+    const main = await appMain(undefined, { compatWorker: resolve('src/main/compat-worker.ts') });
+    const listed = await list(main, { limit: 10 });
+    let checked = 0;
+    for (const [i, name] of [attachmentMail, '007.eml', '006.eml', '005.eml'].entries()) {
+      const parsed = await parseMessage(await demo(name));
+      if (!parsed.html || !listed.data[i]!.has_html) continue;
+      const report = await main.table.checkCompatibility({ id: listed.data[i]!.id });
+      // The same check on the HTML as parsed here from the bytes sent: the same features on the same lines.
+      const direct = compatReport(parsed.html, caniemail as unknown as CompatCheck);
+      expect(report.findings.map((f) => [f.feature, f.lines]), name).toEqual(direct.findings.map((f) => [f.feature, f.lines]));
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(0);
     main.dispose();
   });
 

@@ -84,6 +84,11 @@ describe('the HTML compatibility check (caniemail.com’s data)', () => {
     expect(mask.notes.join(' ')).not.toContain('no data');
   });
 
+  it('counts lines the same in a body with CRLF line ends (as mail often has them)', () => {
+    const crlf = compatReport(EMAIL.replace(/\n/g, '\r\n'), check);
+    expect(crlf.findings.map((f) => [f.feature, f.lines])).toEqual(report.findings.map((f) => [f.feature, f.lines]));
+  });
+
   it('keeps every line where it was when style text is set aside', () => {
     const { blocks, rest } = splitStyles(EMAIL);
     expect(blocks.map((b) => b.line)).toEqual([4, 12]);
