@@ -137,7 +137,12 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
       const found = emails.find((e) => e.id === id);
       if (!found) throw new BridgeFailure(bridgeError('not-found', 'That email is gone.'));
       found.read ??= new Date(clock.now()).toISOString();
-      return { email: { ...found }, body: { format: 'text', content: `Body of ${found.subject}` } as Results['openEmail']['body'] };
+      // An HTML email opens in HTML; one past 100 KB comes clipped, as main clips it.
+      const html = `<p>Body of ${found.subject}</p>`;
+      const body = found.has_html
+        ? { format: 'html', content: found.size_in_bytes > 100_000 ? html.slice(0, 10) : html, ...(found.size_in_bytes > 100_000 ? { total: found.size_in_bytes } : {}) }
+        : { format: 'text', content: `Body of ${found.subject}` };
+      return { email: { ...found }, body: body as Results['openEmail']['body'] };
     },
     getEmail: ({ id }) => ({ ...emails.find((e) => e.id === id)! }),
     getEmailBody: ({ id }) => ({ format: 'text', content: `Body of ${id}` }) as Results['getEmailBody'],
@@ -174,6 +179,7 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
       deferred.delete(key);
       return { undone: true };
     },
+    printEmail: ({ pdf }) => ({ printed: !pdf, savedTo: pdf ? '/home/qa/Downloads/email.pdf' : null }),
     listAutomations: () => automations.map((a) => ({ ...a })),
     reportUnsaved: () => null,
   };

@@ -286,3 +286,30 @@ describe('outages and notices on the clock', () => {
     expect(notices(store)).toEqual([]);
   });
 });
+
+describe('printing from the store', () => {
+  const printed = (main: FakeMain) => main.log.filter((c) => c.method === 'printEmail').map((c) => c.arg);
+
+  it('prints a text email’s text, and an HTML email’s sanitized HTML with remote content as the user allowed', async () => {
+    const main = fakeMain({ emails: [email(1), email(2, { has_html: true })] });
+    const store = await started(main);
+    await store.getState().openMessage('e0001');
+    await store.getState().printEmail(false);
+    expect(printed(main)).toEqual([{ id: 'e0001', html: null, text: 'Body of Email 1', remote: false, pdf: false }]);
+    expect(notices(store)).toContain('Sent to the printer.');
+    await store.getState().openMessage('e0002');
+    store.getState().allowRemote();
+    await store.getState().printEmail(true);
+    expect(printed(main)[1]).toEqual({ id: 'e0002', html: '<p>Body of Email 2</p>', text: null, remote: true, pdf: true });
+    expect(notices(store)).toContain('Saved to /home/qa/Downloads/email.pdf');
+  });
+
+  it('a clipped body prints as shown, and says so', async () => {
+    const main = fakeMain({ emails: [email(1, { has_html: true, size_in_bytes: 2_000_000 })] });
+    const store = await started(main);
+    await store.getState().openMessage('e0001');
+    await store.getState().printEmail(true);
+    expect((printed(main)[0] as { html: string }).html).toBe('<p>Body of');
+    expect(notices(store)).toContain('Printing the part shown; show the whole message first to print all of it.');
+  });
+});
