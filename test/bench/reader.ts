@@ -99,6 +99,15 @@ export async function measureReader(): Promise<ReaderFigures> {
     const { page } = app;
     await page.getByRole('option').filter({ hasText: 'Message 1000' }).waitFor();
     await installProbe(page);
+    // The long-task observer is shown one task of 80 ms first: "no task over 50 ms" below is
+    // then a figure of an observer that sees (a script run by page.evaluate is not a task to it).
+    await page.evaluate(() => setTimeout(() => {
+      const began = performance.now();
+      while (performance.now() - began < 80);
+    }, 0));
+    await page.waitForTimeout(300);
+    const longTaskCalibration = await page.evaluate(() => (window as unknown as { probe: { longest: number } }).probe.longest);
+    await resetLongest(page);
 
     const floor: number[] = [];
     for (let i = 0; i < 30; i++) floor.push(await timedKey(page, 'F9', ''));
@@ -150,6 +159,7 @@ export async function measureReader(): Promise<ReaderFigures> {
       text10mbFirstScreen,
       tools2mbLongestTask,
       compat2mbReport,
+      longTaskCalibration,
     };
   } finally {
     await browser.close();
