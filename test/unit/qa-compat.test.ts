@@ -98,10 +98,12 @@ describe('the HTML compatibility check (caniemail.com’s data)', () => {
     expect(splitStyles('<p>\n<STYLE media="x">\np{}').blocks).toEqual([{ css: '\np{}', line: 2 }]);
   });
 
-  it('runs in a worker thread and stops one that takes too long', async () => {
+  it('runs in a worker thread, and stops one that takes too long or too much memory', async () => {
     const answer = await runCompat(resolve('src/main/compat-worker.ts'), EMAIL);
     expect(answer.findings.map((f) => f.feature)).toEqual(report.findings.map((f) => f.feature));
     const big = `<table>${'<tr><td style="border-radius:4px;display:flex">x</td></tr>\n'.repeat(20_000)}</table>`;
     await expect(runCompat(resolve('src/main/compat-worker.ts'), big, 50)).rejects.toThrow(/took longer than/);
+    // Out of its memory, the worker ends and says so; this process goes on.
+    await expect(runCompat(resolve('src/main/compat-worker.ts'), big, 60_000, 16)).rejects.toThrow(/compatibility check failed/);
   });
 });

@@ -5,9 +5,12 @@ import { ServiceError } from '../api/errors.ts';
 
 export const COMPAT_TIMEOUT_MS = 30_000;
 
-export function runCompat(workerPath: string | URL, html: string, timeoutMs = COMPAT_TIMEOUT_MS): Promise<CompatReport> {
+export const COMPAT_MEMORY_MB = 512;
+
+export function runCompat(workerPath: string | URL, html: string, timeoutMs = COMPAT_TIMEOUT_MS, memoryMb = COMPAT_MEMORY_MB): Promise<CompatReport> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerPath);
+    // A hostile email may cost the check its time (30 s) or its memory (512 MB), never main's.
+    const worker = new Worker(workerPath, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new ServiceError('timeout', `The compatibility check took longer than ${timeoutMs / 1000} s and was stopped.`));
