@@ -11,6 +11,7 @@ import { browserEffects, type Effects } from './effects.ts';
 import { createAutomationsSlice, type AutomationsSlice } from './features/automations/slice.ts';
 import { createInboxSlice, type InboxSlice } from './features/inbox/slice.ts';
 import { createMessageSlice, type MessageSlice } from './features/message/slice.ts';
+import { createQaSlice, type QaSlice } from './features/qa/slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './features/settings/slice.ts';
 import type { Notice, Notify } from './notices.ts';
 import { OUTAGE_KINDS, outageDelayMs, type Outage } from './outage.ts';
@@ -42,7 +43,7 @@ export interface UiSlice {
   confirmDelete: (question: string) => boolean;
 }
 
-export type AppState = InboxSlice & MessageSlice & AutomationsSlice & SettingsSlice & UiSlice;
+export type AppState = InboxSlice & MessageSlice & QaSlice & AutomationsSlice & SettingsSlice & UiSlice;
 
 /** A slice of the store, given the effects it may use. */
 export type Slice<T> = (effects: Effects) => StateCreator<AppState, [], [], T>;
@@ -119,6 +120,7 @@ export function createAppStore(effects: Effects): StoreApi<AppState> {
   return createStore<AppState>()((...args) => ({
     ...createInboxSlice(effects)(...args),
     ...createMessageSlice(effects)(...args),
+    ...createQaSlice(effects)(...args),
     ...createAutomationsSlice(effects)(...args),
     ...createSettingsSlice(effects)(...args),
     ...createUiSlice(effects)(...args),

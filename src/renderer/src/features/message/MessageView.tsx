@@ -6,13 +6,14 @@ import { Modal } from '../../Modal.tsx';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
-import { formatAvailable, insightsOf } from './slice.ts';
+import { insightsOf } from '../qa/slice.ts';
+import { formatAvailable } from './slice.ts';
 import { senderChecks } from '../../../../shared/domain/sender-checks.ts';
 import { linkQuestion } from './link-check.ts';
 import { hasInlineImages, nextTask, sanitizedAlready, sanitizeEmailHtmlCached, sanitizeInSlicesCached, type SanitizeOutcome } from './sanitize.ts';
 import { layoutChunks } from './layout-chunks.ts';
 import { sizeOfChars } from '../../../../shared/domain/clip.ts';
-import { CompatPanel } from './CompatPanel.tsx';
+import { CompatPanel } from '../qa/CompatPanel.tsx';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'html', label: 'HTML', key: '1' },
