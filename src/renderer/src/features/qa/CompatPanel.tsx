@@ -75,6 +75,12 @@ export function CompatPanel({ emailId }: { emailId: string }) {
   useEffect(() => {
     if (ready) listRef.current?.querySelector<HTMLElement>('button[data-first], [tabindex="-1"]')?.focus();
   }, [ready]);
+  // The source opens above the findings: the line button in use stays in sight in the panel.
+  const line = compat?.line ?? null;
+  useEffect(() => {
+    const active = document.activeElement;
+    if (line !== null && active instanceof HTMLElement && listRef.current?.contains(active)) active.scrollIntoView({ block: 'nearest' });
+  }, [line]);
   if (!compat || compat.id !== emailId) return null;
   if (compat.running || !compat.report) {
     return (
