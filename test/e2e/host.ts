@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
 import type { HttpOptions } from '../../src/main/api/http.ts';
@@ -143,6 +143,9 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const transcript: string[] = [];
   const calls: string[] = [];
   const blockedRequests: string[] = [];
+  /** A request beyond the app's files: it reaches only the origins the test lets through. */
+  const passOrRefuse = (route: Route) =>
+    options.passThrough?.some((allowed) => route.request().url().startsWith(`${allowed}/`)) ? route.continue() : route.abort('blockedbyclient');
   const printed: string[] = [];
   const printedDocuments: string[] = [];
   const printRequests: string[] = [];
@@ -189,10 +192,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       open: async (document) => {
         const printContext = await browser.newContext({ javaScriptEnabled: false });
         await printContext.route('**/*', (route) => {
-          const url = route.request().url();
-          printRequests.push(url);
-          if (options.passThrough?.some((allowed) => url.startsWith(`${allowed}/`))) return route.continue();
-          return route.abort('blockedbyclient');
+          printRequests.push(route.request().url());
+          return passOrRefuse(route);
         });
         const printPage = await printContext.newPage();
         await printPage.setContent(document, { waitUntil: 'load' });
@@ -231,8 +232,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     const url = route.request().url();
     if (url.startsWith(`${origin}/`)) return route.continue();
     blockedRequests.push(url);
-    if (options.passThrough?.some((allowed) => url.startsWith(`${allowed}/`))) return route.continue();
-    return route.abort('blockedbyclient');
+    return passOrRefuse(route);
   });
   // Main's own IPC wiring (src/main/ipc.ts), sender check included, behind a stand-in for ipcMain.
   // Main's own wiring (src/main/app-wiring.ts): the same IPC registration, sender check

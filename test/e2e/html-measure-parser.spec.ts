@@ -7,6 +7,7 @@
  * the limit the scan must have refused the body.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { parseMessage } from '../../src/server/ingest.ts';
@@ -25,21 +26,25 @@ const soup = fc.tuple(fc.array(token, { minLength: 1, maxLength: 8 }), fc.intege
   ([unit, times, tail]) => unit.join('').repeat(times) + tail.join(''),
 );
 
+/** How deep Chromium's own parser nests each HTML, counted from inside <body> (html and body are not the email's). */
+function chromiumDepths(page: Page, all: string[]): Promise<number[]> {
+  return page.evaluate((htmls) => {
+    const deepest = (node: Element, depth: number): number => {
+      let max = depth;
+      for (const child of node.children) max = Math.max(max, deepest(child, depth + 1));
+      return max;
+    };
+    return htmls.map((html) => deepest(new DOMParser().parseFromString(html, 'text/html').body, 0));
+  }, all);
+}
+
 test('the pre-scan refuses every tag soup Chromium nests deeper than the limit', async ({ browser }) => {
   test.setTimeout(120_000);
   const page = await browser.newPage();
   const inputs = fc.sample(soup, { numRuns: 3000, seed: 20261126 });
   // Known shapes from the attack run and from real mail, then the random ones.
   inputs.unshift('<div></x>'.repeat(10_000), '<div/>'.repeat(400), '<table><td>'.repeat(100), '<ul><li>'.repeat(150), '<b><p>'.repeat(300), '<p><div>'.repeat(300));
-  const depths = await page.evaluate((all) => {
-    const deepest = (node: Element, depth: number): number => {
-      let max = depth;
-      for (const child of node.children) max = Math.max(max, deepest(child, depth + 1));
-      return max;
-    };
-    // html and body are not the email's: depth counts from inside <body>.
-    return all.map((html) => deepest(new DOMParser().parseFromString(html, 'text/html').body, 0));
-  }, inputs);
+  const depths = await chromiumDepths(page, inputs);
   const missed = inputs
     .map((html, i) => ({ html, browser: depths[i]!, scan: measureHtml(html) }))
     .filter(({ browser, scan }) => browser > HTML_LIMITS.depth && scan.verdict === 'ok');
@@ -59,14 +64,7 @@ test('real mail passes the pre-scan, which never sees it shallower than Chromium
     if (parsed.html) corpus.push(parsed.html);
   }
   expect(corpus.length).toBeGreaterThan(10);
-  const depths = await page.evaluate((all) => {
-    const deepest = (node: Element, depth: number): number => {
-      let max = depth;
-      for (const child of node.children) max = Math.max(max, deepest(child, depth + 1));
-      return max;
-    };
-    return all.map((html) => deepest(new DOMParser().parseFromString(html, 'text/html').body, 0));
-  }, corpus);
+  const depths = await chromiumDepths(page, corpus);
   for (const [i, html] of corpus.entries()) {
     const scan = measureHtml(html);
     expect(scan.depth, html.slice(0, 80)).toBeGreaterThanOrEqual(Math.min(depths[i]!, HTML_LIMITS.depth + 1));

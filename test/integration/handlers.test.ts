@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
-import { createHandlers, dispatch, type Handlers } from '../../src/main/handlers.ts';
+import { dispatch, type Handlers } from '../../src/main/handlers.ts';
 import type { Events } from '../../src/shared/contract.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { testCipher } from '../support/cipher.ts';
+import { mainHandlers } from '../support/main-handlers.ts';
 import { rawMail } from '../support/mail.ts';
 import { sendJson, stubServer } from '../support/stub-server.ts';
 
@@ -26,16 +27,9 @@ describe('handlers over two accounts', () => {
     await a.inject(rawMail({ subject: 'Mail of team A' }));
     await b.inject(rawMail({ subject: 'Mail of team B' }));
     accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
-    handlers = createHandlers({
-      accounts,
-      startDemo: async () => {
-        throw new Error('no demo in this test');
-      },
-      openExternal: async () => undefined,
-      saveFile: async () => null,
+    handlers = mainHandlers(accounts, {
       confirm: async () => false,
       emit: <E extends keyof Events>(event: E, payload: Events[E]) => events.push({ event, payload }),
-      app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
     });
   });
   afterAll(async () => {

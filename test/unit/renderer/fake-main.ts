@@ -119,6 +119,18 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
   const deferred = new Map<string, unknown>();
   const storage = new Map<string, string>();
 
+  /** As main's deleteSoon: the DELETE reaches the server once `undoMs` pass on this clock, unless undone. */
+  const deleteLater = (kind: 'email' | 'automation', id: string, undoMs: number | undefined, from: { id: string }[], write: string): null => {
+    const key = `${kind}:${id}`;
+    const timer = clock.setTimeout(() => {
+      deferred.delete(key);
+      const at = from.findIndex((item) => item.id === id);
+      if (at >= 0) from.splice(at, 1);
+      writes.push(write);
+    }, undoMs ?? 0);
+    deferred.set(key, timer);
+    return null;
+  };
   const newestFirst = () => [...emails].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   const handlers: { [M in Method]?: (arg: Args[M]) => Results[M] } = {
     listEmails: (query) => {
@@ -152,26 +164,8 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
       writes.push(`${favorite ? 'star' : 'unstar'} ${id}`);
       return null;
     },
-    deleteEmail: ({ id, undoMs }) => {
-      const timer = clock.setTimeout(() => {
-        deferred.delete(`email:${id}`);
-        const at = emails.findIndex((e) => e.id === id);
-        if (at >= 0) emails.splice(at, 1);
-        writes.push(`delete ${id}`);
-      }, undoMs ?? 0);
-      deferred.set(`email:${id}`, timer);
-      return null;
-    },
-    deleteAutomation: ({ id, undoMs }) => {
-      const timer = clock.setTimeout(() => {
-        deferred.delete(`automation:${id}`);
-        const at = automations.findIndex((a) => a.id === id);
-        if (at >= 0) automations.splice(at, 1);
-        writes.push(`delete rule ${id}`);
-      }, undoMs ?? 0);
-      deferred.set(`automation:${id}`, timer);
-      return null;
-    },
+    deleteEmail: ({ id, undoMs }) => deleteLater('email', id, undoMs, emails, `delete ${id}`),
+    deleteAutomation: ({ id, undoMs }) => deleteLater('automation', id, undoMs, automations, `delete rule ${id}`),
     undoDelete: ({ id, kind }) => {
       const key = `${kind ?? 'email'}:${id}`;
       if (!deferred.has(key)) return { undone: false };
