@@ -64,7 +64,8 @@ test('a 600 KB newsletter shows clipped, and "Show the whole message" renders al
   await expect(selected).toContainText('Mid newsletter');
   await page.keyboard.press('Enter');
   const notice = page.getByRole('status').filter({ hasText: 'Message clipped' });
-  await expect(notice).toContainText(/showing 100 KB of \d{3} KB/);
+  // What shows, not how fast: the service parses 600 KB while the other worker may hold the second core (demo-stall's flood).
+  await expect(notice).toContainText(/showing 100 KB of \d{3} KB/, { timeout: 20_000 });
   const frame = page.frameLocator('iframe[title="Email content"]');
   await expect(frame.getByText('END OF THE MID NEWSLETTER')).toHaveCount(0);
   await notice.getByRole('button', { name: 'Show the whole message' }).click();
