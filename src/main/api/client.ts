@@ -313,7 +313,7 @@ export class ServiceClient {
     if (!options.fresh && cached && Date.now() - cached.at < LIMITS.pageFreshMs) return cached.page;
     let response;
     try {
-      response = await this.request({ operation: 'listEmails', method: 'GET', path: `emails?${key}`, view: options.view });
+      response = await this.request({ operation: 'listEmails', method: 'GET', path: key ? `emails?${key}` : 'emails', view: options.view });
     } catch (error) {
       // The service answers 404 for an inbox or sender it has never seen: no mail for it yet.
       const field = query.inbox ? 'inbox' : query.sender ? 'sender' : null;
