@@ -1,74 +1,81 @@
 #!/usr/bin/env node
 /**
- * npm run server -- --port 8025 --team demo --token <t> --seed <folder of .eml>
- *   [--data <dir>] [--smtp-port 2525] [--rate-limit 60] [--host 127.0.0.1]
- *   [--allow-private-webhooks]   (webhooks to loopback/private/link-local addresses)
- *   [--flavor mailcare [--basic user:password] [--no-automations]]   (MailCare's own API)
- * The rate limit is 60 requests a minute per client unless --rate-limit 0, like the real service.
+ * npm run server -- [options]: the reference service on its own. `--help` lists
+ * the options (cli-options.ts); a bad option or a failed start is one line and a
+ * non-zero exit, never a stack.
  */
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, isFlavor } from '../shared/domain/flavor.ts';
-import { randomToken, startReferenceService } from './index.ts';
+import { FLAVOR_TRAITS } from '../shared/domain/flavor.ts';
+import { folderProblem, parseCli, startError, usage } from './cli-options.ts';
+import { randomToken, startReferenceService, type RunningService } from './index.ts';
 import { startParsePool } from './parse-pool.ts';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8025' },
-    host: { type: 'string', default: '127.0.0.1' },
-    team: { type: 'string', default: 'demo' },
-    token: { type: 'string' },
-    seed: { type: 'string' },
-    data: { type: 'string' },
-    'smtp-port': { type: 'string' },
-    'rate-limit': { type: 'string' },
-    'allow-private-webhooks': { type: 'boolean', default: false },
-    flavor: { type: 'string', default: DEFAULT_FLAVOR },
-    basic: { type: 'string' },
-    automations: { type: 'boolean', default: true },
-    forward: { type: 'boolean', default: false },
-  },
-  allowNegative: true,
-});
-
-if (!isFlavor(values.flavor)) {
-  console.error(`--flavor must be one of: ${FLAVORS.join(', ')}`);
+const NAME = 'inbox-desk-server';
+const parsed = parseCli(process.argv.slice(2));
+if (parsed.kind === 'help') {
+  console.log(usage());
+  process.exit(0);
+}
+if (parsed.kind === 'error') {
+  console.error(`${NAME}: ${parsed.message}\n${usage().split('\n')[0]}  (--help lists them)`);
   process.exit(2);
 }
-const flavor = values.flavor;
-const [basicUser, ...basicRest] = (values.basic ?? '').split(':');
+const options = parsed.options;
+const fail = (line: string): never => {
+  console.error(`${NAME}: ${line}`);
+  process.exit(1);
+};
+
+const seedDir = options.seed === undefined ? undefined : resolve(options.seed);
+const dataDir = options.data === undefined ? undefined : resolve(options.data);
+const folderError = (seedDir && folderProblem('seed', seedDir)) || (dataDir && folderProblem('data', dataDir));
+if (folderError) fail(folderError);
 
 const started = Date.now();
-const token = values.token ?? randomToken();
+const token = options.token ?? randomToken();
 const parsePool = startParsePool();
-const running = await startReferenceService({
-  port: Number(values.port),
-  host: values.host,
-  teams: [{ id: values.team, token }],
-  seedDir: values.seed ? resolve(values.seed) : undefined,
-  dataDir: values.data ? resolve(values.data) : undefined,
-  smtpPort: values['smtp-port'] === undefined ? undefined : Number(values['smtp-port']),
-  rateLimit: values['rate-limit'] === undefined ? 60 : Number(values['rate-limit']),
-  allowPrivateWebhooks: values['allow-private-webhooks'],
-  flavor,
-  basic: values.basic ? { user: basicUser ?? '', password: basicRest.join(':') } : undefined,
-  automations: values.automations,
-  forward: values.forward,
-  parse: (raw) => parsePool.parse(raw),
-});
-const emails = running.service.team(values.team).count();
+let running: RunningService;
+try {
+  running = await startReferenceService({
+    port: options.port,
+    host: options.host,
+    teams: [{ id: options.team, token }],
+    seedDir,
+    dataDir,
+    smtpPort: options.smtpPort,
+    rateLimit: options.rateLimit,
+    allowPrivateWebhooks: options.allowPrivateWebhooks,
+    flavor: options.flavor,
+    basic: options.basic,
+    automations: options.automations,
+    forward: options.forward,
+    parse: (raw) => parsePool.parse(raw),
+  });
+} catch (error) {
+  await parsePool.close();
+  fail(startError(error, options));
+}
+const emails = running!.service.team(options.team).count();
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
-if (!FLAVOR_TRAITS[flavor].teams) {
-  console.log(`Base URL: ${running.baseUrl}/api (MailCare)${values.basic ? `, login ${basicUser}` : ', no login'}`);
+if (!FLAVOR_TRAITS[options.flavor].teams) {
+  console.log(`Base URL: ${running!.baseUrl}/api (MailCare)${options.basic ? `, login ${options.basic.user}` : ', no login'}`);
 } else {
-  console.log(`Base URL: ${running.baseUrl}/api/teams/${values.team}`);
+  console.log(`Base URL: ${running!.baseUrl}/api/teams/${options.team}`);
   console.log(`Token:    ${token}`);
 }
-if (running.smtpPort !== null) console.log(`SMTP:     ${running.smtpHost}:${running.smtpPort} (loopback only)`);
+if (running!.smtpPort !== null) console.log(`SMTP:     ${running!.smtpHost}:${running!.smtpPort} (loopback only)`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void running
+// Ctrl+C under npm reaches node twice (from the terminal and from npm passing it on):
+// every signal after the first waits for the same clean close, within a deadline.
+let closing: Promise<void> | null = null;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    setTimeout(() => {
+      console.error(`${NAME}: the store did not close within 10 s; stopping anyway`);
+      process.exit(1);
+    }, 10_000).unref();
+    closing = running
       .close()
       .then(() => parsePool.close())
       .then(() => process.exit(0));

@@ -1,5 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverNodeArgs } from '../support/server-command.ts';
@@ -66,5 +70,124 @@ describe('npm run server, and the README examples', () => {
     expect(stdout).toContain('Subject: ');
     expect(stdout).toContain('"title":"Invoices to accounting"');
     expect(stdout).toContain('"payload_format":"json_with_bodies"');
+  });
+});
+
+/** Runs the built service's command line as `npm run server -- ARGS` does, to its exit. */
+function cli(args: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...serverNodeArgs(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`still running after ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+
+describe('the service command line behaves like a command line', () => {
+  beforeAll(async () => {
+    await run('npm', ['run', 'build:server', '--silent']);
+  }, 60_000);
+
+  it('--help prints every option with its default and exits 0', async () => {
+    const { code, stdout, stderr } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^Usage: npm run server -- \[options\]/);
+    for (const expected of [
+      /--port N .*\(default 8025\)/,
+      /--host ADDRESS .*\(default 127\.0\.0\.1\)/,
+      /--team ID .*\(default demo\)/,
+      /--token TOKEN /,
+      /--seed DIR /,
+      /--data DIR /,
+      /--smtp-port N /,
+      /--rate-limit N .*\(default 60\)/,
+      /--flavor NAME .*service-v1 or mailcare.*\(default service-v1\)/,
+      /--basic EMAIL:PASSWORD /,
+      /--no-automations /,
+      /--forward /,
+      /--allow-private-webhooks /,
+    ]) {
+      expect(stdout).toMatch(expected);
+    }
+  });
+
+  it('an unknown or malformed option is one line and the usage, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['--bogus'], 'inbox-desk-server: unknown option --bogus'],
+      [['--port', 'abc'], 'inbox-desk-server: --port must be a port number from 0 to 65535, not "abc"'],
+      [['--port', '70000'], 'inbox-desk-server: --port must be a port number from 0 to 65535, not "70000"'],
+      [['--port'], 'inbox-desk-server: --port needs a value'],
+      [['--rate-limit', '-5'], 'inbox-desk-server: --rate-limit needs a value'],
+      [['--rate-limit=-5'], 'inbox-desk-server: --rate-limit must be a whole number of requests a minute (0: off), not "-5"'],
+      [['--flavor', 'gmail'], 'inbox-desk-server: --flavor must be one of service-v1, mailcare, not "gmail"'],
+      [['--basic', 'nocolon', '--flavor', 'mailcare'], 'inbox-desk-server: --basic must be EMAIL:PASSWORD'],
+      [['stray'], 'inbox-desk-server: unexpected argument "stray" (options start with --)'],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stdout, stderr } = await cli(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stdout).toBe('');
+      expect(lines(stderr)).toEqual([message, 'Usage: npm run server -- [options]  (--help lists them)']);
+    }
+  });
+
+  it('errors at start are one plain line each, exit 1: a port in use, an unreadable --seed, an unwritable --data', async () => {
+    const busy = createNetServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    const work = await mkdtemp(join(tmpdir(), 'inbox-desk-cli-'));
+    try {
+      await writeFile(join(work, 'a-file'), 'not a folder');
+      const cases: [string[], string][] = [
+        [['--port', String(port)], `inbox-desk-server: port ${port} on 127.0.0.1 is in use by another program: pick another with --port (0 picks a free one)`],
+        [['--port', '0', '--smtp-port', String(port)], `inbox-desk-server: port ${port} on 127.0.0.1 is in use by another program: pick another with --smtp-port (0 picks a free one)`],
+        [['--port', '0', '--seed', join(work, 'missing')], `inbox-desk-server: cannot read --seed ${join(work, 'missing')}: it does not exist`],
+        [['--port', '0', '--seed', join(work, 'a-file')], `inbox-desk-server: --seed ${join(work, 'a-file')} is not a folder (it takes a folder of .eml files)`],
+        [['--port', '0', '--data', join(work, 'a-file', 'mail')], `inbox-desk-server: cannot write to --data ${join(work, 'a-file', 'mail')}: a file is in the way`],
+      ];
+      for (const [args, message] of cases) {
+        const { code, stderr } = await cli(args);
+        expect(code, args.join(' ')).toBe(1);
+        expect(lines(stderr)).toEqual([message]);
+      }
+    } finally {
+      busy.close();
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
+  it('Ctrl+C twice (as npm passes it on) waits for the clean close: exit 0, the WAL folded back into the store', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'inbox-desk-cli-'));
+    try {
+      const child = spawn(process.execPath, [...serverNodeArgs(), '--port', '0', '--data', work, '--seed', 'resources/demo/mail'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Token:')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
+      expect(existsSync(join(work, 'demo', 'mail.sqlite-wal'))).toBe(true);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(existsSync(join(work, 'demo', 'mail.sqlite-wal')), 'a clean close leaves no WAL').toBe(false);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

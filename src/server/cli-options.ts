@@ -1,0 +1,165 @@
+/**
+ * The reference service's command line as data: each option with its default
+ * and its line of help, so `--help`, the parser and its errors cannot
+ * disagree. Pure: argv in, options or one line of error out.
+ */
+import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FLAVORS, isFlavor, type FlavorName } from '../shared/domain/flavor.ts';
+
+interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** The value's name in the help, for string options. */
+  value?: string;
+  default?: string | boolean;
+  help: string;
+}
+
+export const CLI_OPTIONS = {
+  port: { type: 'string', value: 'N', default: '8025', help: 'HTTP port (0 picks a free one)' },
+  host: { type: 'string', value: 'ADDRESS', default: '127.0.0.1', help: 'where HTTP listens; loopback unless you say otherwise' },
+  team: { type: 'string', value: 'ID', default: 'demo', help: 'the team in /api/teams/{team}' },
+  token: { type: 'string', value: 'TOKEN', help: 'the bearer token (default: a new random one, printed)' },
+  seed: { type: 'string', value: 'DIR', help: 'a folder of .eml files (and automations.json) to start from' },
+  data: { type: 'string', value: 'DIR', help: 'keep the mail in DIR/<team>/mail.sqlite (default: in memory)' },
+  'smtp-port': { type: 'string', value: 'N', help: 'accept mail over SMTP on 127.0.0.1:N' },
+  'rate-limit': { type: 'string', value: 'N', default: '60', help: 'requests a minute per client, as the real service (0: off)' },
+  flavor: { type: 'string', value: 'NAME', default: 'service-v1', help: `the wire to speak: ${FLAVORS.join(' or ')} (MailCare's own API)` },
+  basic: { type: 'string', value: 'EMAIL:PASSWORD', help: 'mailcare: ask for this HTTP Basic login' },
+  'no-automations': { type: 'boolean', help: 'mailcare: automation routes answer 403 (MAILCARE_AUTOMATIONS=false)' },
+  forward: { type: 'boolean', help: 'mailcare: rules may forward by mail (MAILCARE_FORWARD=true; nothing is sent)' },
+  'allow-private-webhooks': { type: 'boolean', help: 'let webhooks reach loopback, private and link-local addresses' },
+  help: { type: 'boolean', help: 'print this and exit' },
+} as const satisfies Record<string, OptionSpec>;
+
+export interface CliOptions {
+  port: number;
+  host: string;
+  team: string;
+  token?: string;
+  seed?: string;
+  data?: string;
+  smtpPort?: number;
+  rateLimit: number;
+  flavor: FlavorName;
+  basic?: { user: string; password: string };
+  automations: boolean;
+  forward: boolean;
+  allowPrivateWebhooks: boolean;
+}
+
+export type CliParse = { kind: 'help' } | { kind: 'run'; options: CliOptions } | { kind: 'error'; message: string };
+
+export function usage(command = 'npm run server --'): string {
+  const rows = Object.entries(CLI_OPTIONS as Record<string, OptionSpec>).map(([name, spec]) => {
+    const left = `  --${name}${spec.value ? ` ${spec.value}` : ''}`;
+    const fallback = spec.default !== undefined && spec.type === 'string' ? ` (default ${spec.default})` : '';
+    return `${left.padEnd(34)}${spec.help}${fallback}`;
+  });
+  return [`Usage: ${command} [options]`, '', 'The reference inbox service: the HTTP API, SMTP in, automations.', '', 'Options:', ...rows].join('\n');
+}
+
+function port(text: string, name: string): number | string {
+  return /^\d{1,5}$/.test(text) && Number(text) <= 65535 ? Number(text) : `--${name} must be a port number from 0 to 65535, not "${text}"`;
+}
+
+export function parseCli(argv: string[]): CliParse {
+  const options = Object.fromEntries(
+    Object.entries(CLI_OPTIONS as Record<string, OptionSpec>).map(([name, spec]) => [name, { type: spec.type, ...(spec.default !== undefined ? { default: spec.default } : {}) }]),
+  ) as Parameters<typeof parseArgs>[0] extends infer C ? (C extends { options?: infer O } ? O : never) : never;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }) as { values: Record<string, string | boolean | undefined> });
+  } catch (error) {
+    const text = (error as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(text);
+    if (unknown) return { kind: 'error', message: `unknown option ${unknown[1]}` };
+    const missing = /Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(text);
+    if (missing) return { kind: 'error', message: `${missing[1]} needs a value` };
+    const positional = /Unexpected argument '([^']+)'/.exec(text);
+    if (positional) return { kind: 'error', message: `unexpected argument "${positional[1]}" (options start with --)` };
+    return { kind: 'error', message: text.split('\n')[0]! };
+  }
+  if (values.help) return { kind: 'help' };
+
+  const httpPort = port(String(values.port), 'port');
+  if (typeof httpPort === 'string') return { kind: 'error', message: httpPort };
+  let smtpPort: number | undefined;
+  if (values['smtp-port'] !== undefined) {
+    const parsed = port(String(values['smtp-port']), 'smtp-port');
+    if (typeof parsed === 'string') return { kind: 'error', message: parsed };
+    smtpPort = parsed;
+  }
+  const rate = String(values['rate-limit']);
+  if (!/^\d{1,6}$/.test(rate)) return { kind: 'error', message: `--rate-limit must be a whole number of requests a minute (0: off), not "${rate}"` };
+  const flavor = String(values.flavor);
+  if (!isFlavor(flavor)) return { kind: 'error', message: `--flavor must be one of ${FLAVORS.join(', ')}, not "${flavor}"` };
+  const team = String(values.team);
+  if (!/^[\w.-]{1,64}$/.test(team)) return { kind: 'error', message: `--team must be letters, digits, ".", "_" or "-" (at most 64), not "${team}"` };
+  let basic: CliOptions['basic'];
+  if (values.basic !== undefined) {
+    const text = String(values.basic);
+    const colon = text.indexOf(':');
+    if (colon <= 0) return { kind: 'error', message: '--basic must be EMAIL:PASSWORD' };
+    if (flavor !== 'mailcare') return { kind: 'error', message: '--basic is for --flavor mailcare (the API document\'s service takes a bearer token: --token)' };
+    basic = { user: text.slice(0, colon), password: text.slice(colon + 1) };
+  }
+  for (const mailcareOnly of ['no-automations', 'forward'] as const) {
+    if (values[mailcareOnly] && flavor !== 'mailcare') return { kind: 'error', message: `--${mailcareOnly} is for --flavor mailcare` };
+  }
+  return {
+    kind: 'run',
+    options: {
+      port: httpPort,
+      host: String(values.host),
+      team,
+      ...(values.token !== undefined ? { token: String(values.token) } : {}),
+      ...(values.seed !== undefined ? { seed: String(values.seed) } : {}),
+      ...(values.data !== undefined ? { data: String(values.data) } : {}),
+      ...(smtpPort !== undefined ? { smtpPort } : {}),
+      rateLimit: Number(rate),
+      flavor,
+      ...(basic ? { basic } : {}),
+      automations: !values['no-automations'],
+      forward: Boolean(values.forward),
+      allowPrivateWebhooks: Boolean(values['allow-private-webhooks']),
+    },
+  };
+}
+
+/** One line for an error at start, from what Node threw. */
+export function startError(error: unknown, options: CliOptions): string {
+  const err = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  const flag = err.port !== undefined && err.port === options.smtpPort ? '--smtp-port' : '--port';
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `port ${err.port} on ${err.address ?? options.host} is in use by another program: pick another with ${flag} (0 picks a free one)`;
+    case 'EACCES':
+      return err.syscall === 'listen' ? `port ${err.port} needs more rights than this user has: pick one above 1023 with ${flag}` : `no permission for ${err.path ?? 'a file'}: check --data and --seed`;
+    case 'EADDRNOTAVAIL':
+      return `${err.address ?? options.host} is not an address of this computer: check --host`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${options.host} does not name an address of this computer: check --host`;
+    default:
+      return err.message.split('\n')[0]!;
+  }
+}
+
+/** Checks the folders before anything starts, so that each problem is one line, not a stack. */
+export function folderProblem(kind: 'seed' | 'data', path: string): string | null {
+  try {
+    if (kind === 'seed') {
+      if (!statSync(path).isDirectory()) return `--seed ${path} is not a folder (it takes a folder of .eml files)`;
+      readdirSync(path);
+    } else {
+      mkdirSync(path, { recursive: true });
+      accessSync(path, constants.W_OK | constants.R_OK);
+    }
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way' : (error as Error).message;
+    return kind === 'seed' ? `cannot read --seed ${path}: ${why}` : `cannot write to --data ${path}: ${why}`;
+  }
+}
