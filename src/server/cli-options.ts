@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FLAVORS, isFlavor, type FlavorName } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, isFlavor, type FlavorName } from '../shared/domain/flavor.ts';
 
 interface OptionSpec {
   type: 'string' | 'boolean';
@@ -24,7 +24,7 @@ export const CLI_OPTIONS = {
   data: { type: 'string', value: 'DIR', help: 'keep the mail in DIR/<team>/mail.sqlite (default: in memory)' },
   'smtp-port': { type: 'string', value: 'N', help: 'accept mail over SMTP on 127.0.0.1:N' },
   'rate-limit': { type: 'string', value: 'N', default: '60', help: 'requests a minute per client, as the real service (0: off)' },
-  flavor: { type: 'string', value: 'NAME', default: 'service-v1', help: `the wire to speak: ${FLAVORS.join(' or ')} (MailCare's own API)` },
+  flavor: { type: 'string', value: 'NAME', default: DEFAULT_FLAVOR, help: `the wire to speak: ${FLAVORS.join(' or ')} (MailCare's own API)` },
   basic: { type: 'string', value: 'EMAIL:PASSWORD', help: 'mailcare: ask for this HTTP Basic login' },
   'no-automations': { type: 'boolean', help: 'mailcare: automation routes answer 403 (MAILCARE_AUTOMATIONS=false)' },
   forward: { type: 'boolean', help: 'mailcare: rules may forward by mail (MAILCARE_FORWARD=true; nothing is sent)' },
@@ -101,11 +101,12 @@ export function parseCli(argv: string[]): CliParse {
     const text = String(values.basic);
     const colon = text.indexOf(':');
     if (colon <= 0) return { kind: 'error', message: '--basic must be EMAIL:PASSWORD' };
-    if (flavor !== 'mailcare') return { kind: 'error', message: '--basic is for --flavor mailcare (the API document\'s service takes a bearer token: --token)' };
+    if (FLAVOR_TRAITS[flavor].auth !== 'basic-or-none') return { kind: 'error', message: `--basic is for a server that asks for a login (--flavor mailcare); ${FLAVOR_TRAITS[flavor].label} takes a bearer token: --token` };
     basic = { user: text.slice(0, colon), password: text.slice(colon + 1) };
   }
   for (const mailcareOnly of ['no-automations', 'forward'] as const) {
-    if (values[mailcareOnly] && flavor !== 'mailcare') return { kind: 'error', message: `--${mailcareOnly} is for --flavor mailcare` };
+    // MailCare's own switches (MAILCARE_AUTOMATIONS, MAILCARE_FORWARD): its wire is the one that forwards.
+    if (values[mailcareOnly] && !FLAVOR_TRAITS[flavor].forwarding) return { kind: 'error', message: `--${mailcareOnly} is for --flavor mailcare` };
   }
   return {
     kind: 'run',

@@ -1,11 +1,11 @@
 /**
  * The pieces a search term is made into for the trigram index (FTS5, trigram
- * tokenizer): a phrase, or, for a longer ASCII term, its two rarest trigrams,
+ * tokenizer): a phrase, or, for a longer term, its two rarest trigrams,
  * whose hits are then checked (TeamStore.searchMatch, which keeps the
  * statistic of how many emails hold each trigram).
  */
 
-/** A phrase for the trigram index: matches the term anywhere, case-insensitively. */
+/** A phrase for the trigram index: matches the (folded) term anywhere. */
 export function searchPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
@@ -18,7 +18,5 @@ export function trigramsOf(term: string): string[] {
   return [...runs];
 }
 
-/** Each ASCII letter is folded by SQLite's lower() exactly as the trigram index folds it. */
-export const ASCII = /^[\x20-\x7e]*$/;
 /** How many of a term's trigrams a search asks the index for: the rarest. */
 export const TRIGRAMS_ASKED = 2;

@@ -1,6 +1,6 @@
 /**
- * The store's SQLite schema (one team's database), and the one migration an
- * older file needs. TeamStore runs both when it opens a database.
+ * The store's SQLite schema (one team's database), and the migrations an
+ * older file needs. TeamStore runs them when it opens a database.
  */
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -28,7 +28,12 @@ CREATE TABLE IF NOT EXISTS emails (
   has_text INTEGER NOT NULL,
   size INTEGER NOT NULL,
   carbon_copies TEXT NOT NULL,
-  attachments TEXT NOT NULL
+  attachments TEXT NOT NULL,
+  -- What search compares: subject, sender and inbox case-folded (case-fold.ts), so that the
+  -- index and a scan fold every letter alike (SQLite's lower() folds ASCII only).
+  folded_subject TEXT NOT NULL DEFAULT '',
+  folded_sender TEXT NOT NULL DEFAULT '',
+  folded_inbox TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS emails_newest ON emails (created_at DESC, id);
 CREATE INDEX IF NOT EXISTS emails_inbox ON emails (inbox, created_at DESC, id);
@@ -41,8 +46,9 @@ CREATE TABLE IF NOT EXISTS contents (
   html TEXT,
   text TEXT
 );
+-- Over text folded already: the tokenizer compares it as it is.
 CREATE VIRTUAL TABLE IF NOT EXISTS email_search USING fts5 (
-  subject, sender, inbox, content = 'emails', content_rowid = 'seq', tokenize = 'trigram'
+  folded_subject, folded_sender, folded_inbox, content = 'emails', content_rowid = 'seq', tokenize = 'trigram case_sensitive 1'
 );
 -- New mail joins the search index in batches (indexPending): a full-text
 -- segment per message would cost more than the rest of an ingest together.
@@ -52,7 +58,7 @@ CREATE TRIGGER IF NOT EXISTS emails_removed AFTER DELETE ON emails BEGIN
   DELETE FROM contents WHERE seq = old.seq;
 END;
 CREATE TRIGGER IF NOT EXISTS emails_unindexed AFTER DELETE ON emails WHEN old.seq <= (SELECT indexed_up_to FROM search_state) BEGIN
-  INSERT INTO email_search (email_search, rowid, subject, sender, inbox) VALUES ('delete', old.seq, old.subject, old.sender, old.inbox);
+  INSERT INTO email_search (email_search, rowid, folded_subject, folded_sender, folded_inbox) VALUES ('delete', old.seq, old.folded_subject, old.folded_sender, old.folded_inbox);
 END;
 CREATE TABLE IF NOT EXISTS stats (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -93,6 +99,26 @@ export function reuseNoRowNumbers(db: DatabaseSync): void {
     // Dropping the old table drops its indexes and triggers; SCHEMA makes them again.
     db.exec('DROP TABLE emails_reused');
     db.exec('DROP TABLE IF EXISTS email_search; DROP TABLE IF EXISTS search_state');
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * A database written before search folded case (case-fold.ts) gets the folded
+ * columns, filled by the `fold_case` SQL function, and its search index is
+ * built again over them; SCHEMA then makes the index, its trigger and its state.
+ */
+export function addFoldedColumns(db: DatabaseSync): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('emails')").all() as { name: string }[];
+  if (columns.length === 0 || columns.some((column) => column.name === 'folded_subject')) return;
+  db.exec('BEGIN');
+  try {
+    for (const column of ['folded_subject', 'folded_sender', 'folded_inbox']) db.exec(`ALTER TABLE emails ADD COLUMN ${column} TEXT NOT NULL DEFAULT ''`);
+    db.exec('UPDATE emails SET folded_subject = fold_case(subject), folded_sender = fold_case(sender), folded_inbox = fold_case(inbox)');
+    db.exec('DROP TRIGGER IF EXISTS emails_unindexed; DROP TABLE IF EXISTS email_search; DROP TABLE IF EXISTS search_state');
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

@@ -5,8 +5,9 @@ import type { AutomationInput } from '../shared/domain/automation.ts';
 import { LruCache } from '../shared/lru.ts';
 import { uuidFromName } from './ids.ts';
 import { startCheckpointer } from './store-checkpointer.ts';
-import { reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
-import { ASCII, searchPhrase, TRIGRAMS_ASKED, trigramsOf } from './search-plan.ts';
+import { addFoldedColumns, reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
+import { searchPhrase, TRIGRAMS_ASKED, trigramsOf } from './search-plan.ts';
+import { foldCase } from './case-fold.ts';
 import { longestPiece, wildcardMatch } from './wildcard.ts';
 import type { ParsedMessage } from './ingest.ts';
 
@@ -140,7 +141,9 @@ export class TeamStore {
     // WAL with NORMAL sync: a change is one small append, durable across a crash of the process.
     // A 16 MB page cache keeps the list's indexes of 100k emails warm; a search reads only two trigrams' lists (searchMatch).
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
+    this.db.function('fold_case', { deterministic: true }, (text) => foldCase(String(text)));
     reuseNoRowNumbers(this.db);
+    addFoldedColumns(this.db);
     this.db.exec(SCHEMA);
     // How many emails hold a trigram (searchMatch); temp: nothing of it is stored.
     this.db.exec("CREATE VIRTUAL TABLE temp.email_search_vocab USING fts5vocab(main, 'email_search', 'row')");
@@ -155,7 +158,8 @@ export class TeamStore {
       // It holds no data: the smallest heap V8 allows.
       this.checkpointer = startCheckpointer(file);
     }
-    const rows = this.sql('SELECT record FROM automations ORDER BY position').all() as { record: string }[];
+    // rowid breaks ties that older files hold (positions were once reused): the order of creation.
+    const rows = this.sql('SELECT record FROM automations ORDER BY position, rowid').all() as { record: string }[];
     for (const { record } of rows) {
       const a = JSON.parse(record) as StoredAutomation & { created_at: string; updated_at: string };
       this.automations.set(a.id, { ...a, action_email: a.action_email ?? null, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) });
@@ -197,12 +201,12 @@ export class TeamStore {
    * checked. A phrase of every trigram reads every trigram's list of emails:
    * for a domain like initech12, five lists of a fifth of the store each. Two
    * of the rarest trigrams find a few more emails than hold the term, at a
-   * fraction of the cost, and instr() then keeps those that do. Only for
-   * ASCII terms, where lower() folds as the index does.
+   * fraction of the cost, and instr() then keeps those that do. The term is
+   * folded, as the indexed columns are.
    */
   private searchMatch(term: string): { match: string; checked: boolean } {
     const trigrams = trigramsOf(term);
-    if (!ASCII.test(term) || trigrams.length <= TRIGRAMS_ASKED) return { match: searchPhrase(term), checked: false };
+    if (trigrams.length <= TRIGRAMS_ASKED) return { match: searchPhrase(term), checked: false };
     const rarest = trigrams.sort((a, b) => this.docsWith(a) - this.docsWith(b)).slice(0, TRIGRAMS_ASKED);
     return { match: rarest.map(searchPhrase).join(' AND '), checked: true };
   }
@@ -228,7 +232,7 @@ export class TeamStore {
       const { indexed_up_to: from } = this.sql('SELECT indexed_up_to FROM search_state').get() as { indexed_up_to: number };
       const { top } = this.sql('SELECT coalesce(max(seq), 0) AS top FROM emails').get() as { top: number };
       if (top <= from) return;
-      this.sql('INSERT INTO email_search (rowid, subject, sender, inbox) SELECT seq, subject, sender, inbox FROM emails WHERE seq > ? AND seq <= ?').run(from, top);
+      this.sql('INSERT INTO email_search (rowid, folded_subject, folded_sender, folded_inbox) SELECT seq, folded_subject, folded_sender, folded_inbox FROM emails WHERE seq > ? AND seq <= ?').run(from, top);
       this.sql('UPDATE search_state SET indexed_up_to = ?').run(top);
       if (top > this.trigramDocsAt * 1.25) {
         this.trigramDocs.clear();
@@ -363,16 +367,17 @@ export class TeamStore {
       ...(attachment.partSize !== undefined ? { partSize: attachment.partSize, headersMd5: attachment.headersMd5 } : {}),
     }));
     const carbonCopies = parsed.cc.map((cc) => ({ display_name: cc.name, email: cc.address }));
+    const senderAddress = parsed.sender.address.toLowerCase();
     const email = this.transaction((): StoredEmail => {
       const sender = this.address(parsed.sender.address, parsed.sender.name, createdAt, options.names);
       const inboxAddress = this.address(inbox, inboxName, createdAt, options.names);
       const { lastInsertRowid } = this.sql(
-        `INSERT INTO emails (id, inbox, sender, subject, created_at, read_at, favorite, has_html, has_text, size, carbon_copies, attachments)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO emails (id, inbox, sender, subject, created_at, read_at, favorite, has_html, has_text, size, carbon_copies, attachments, folded_subject, folded_sender, folded_inbox)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
         inbox,
-        parsed.sender.address.toLowerCase(),
+        senderAddress,
         parsed.subject,
         createdAt.getTime(),
         options.read ? options.read.getTime() : null,
@@ -382,6 +387,9 @@ export class TeamStore {
         raw.length,
         JSON.stringify(carbonCopies),
         JSON.stringify(attachments),
+        foldCase(parsed.subject),
+        foldCase(senderAddress),
+        foldCase(inbox),
       );
       this.sql('INSERT INTO contents (seq, raw, html, text) VALUES (?, ?, ?, ?)').run(lastInsertRowid, raw, parsed.html, parsed.text);
       return {
@@ -460,7 +468,7 @@ export class TeamStore {
       // SQLite finds the longest literal piece natively first; the wildcard check runs on those rows only.
       const piece = longestPiece(filters.subject);
       if (piece) {
-        where.push('instr(lower(e.subject), ?)');
+        where.push('instr(e.folded_subject, ?)');
         values.push(piece);
       }
       where.push('wildcard_match(?, e.subject)');
@@ -476,10 +484,10 @@ export class TeamStore {
     }
     if (filters.unread) where.push('e.read_at IS NULL');
     if (filters.favorite) where.push('e.favorite = 1');
-    const term = filters.search?.toLowerCase();
+    const term = filters.search === undefined ? undefined : foldCase(filters.search);
     // The trigram index needs three characters; shorter terms scan.
     if (term !== undefined && [...term].length < 3) {
-      where.push('(instr(e.inbox, ?) OR instr(e.sender, ?) OR instr(lower(e.subject), ?))');
+      where.push('(instr(e.folded_inbox, ?) OR instr(e.folded_sender, ?) OR instr(e.folded_subject, ?))');
       values.push(term, term, term);
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
@@ -490,7 +498,7 @@ export class TeamStore {
       // filter, order and count them in one pass; the page's rows come after.
       // Mail newer than the index (under a fraction of a second's worth) is scanned.
       const { match, checked } = this.searchMatch(term);
-      const holdsTerm = (e: string) => `(instr(${e}inbox, ?) OR instr(${e}sender, ?) OR instr(lower(${e}subject), ?))`;
+      const holdsTerm = (e: string) => `(instr(${e}folded_inbox, ?) OR instr(${e}folded_sender, ?) OR instr(${e}folded_subject, ?))`;
       const from = `FROM (SELECT rowid AS seq FROM email_search WHERE email_search MATCH ?
           UNION ALL SELECT seq FROM emails WHERE seq > (SELECT indexed_up_to FROM search_state) AND ${holdsTerm('')}) hits
         CROSS JOIN emails e ON e.seq = hits.seq ${checked ? `AND ${holdsTerm('e.')}` : ''}`;
@@ -554,12 +562,11 @@ export class TeamStore {
   /** Writes an automation's current fields (after an edit or a delivery). */
   saveAutomation(automation: StoredAutomation): void {
     if (!this.automations.has(automation.id)) return;
-    const position = [...this.automations.keys()].indexOf(automation.id);
-    this.sql('INSERT INTO automations (id, position, record) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record').run(
-      automation.id,
-      position,
-      JSON.stringify(automation),
-    );
+    // A new rule goes after the last one ever placed: positions never repeat, so the order a restart reads is the order it had.
+    this.sql(
+      `INSERT INTO automations (id, position, record) VALUES (?, (SELECT coalesce(max(position), -1) + 1 FROM automations), ?)
+       ON CONFLICT (id) DO UPDATE SET record = excluded.record`,
+    ).run(automation.id, JSON.stringify(automation));
   }
 
   deleteAutomation(id: string): boolean {

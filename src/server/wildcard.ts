@@ -1,11 +1,13 @@
 /**
  * The list's `subject` filter: `*` stands for any run of characters, the rest
- * is literal, case-insensitive, and the whole subject must match. Matched in
+ * is literal, case-folded as search is (case-fold.ts), and the whole subject must match. Matched in
  * linear time: the pattern is cut at its stars, the first piece must begin
  * the subject and the last end it, and each piece between is found leftmost
  * (Knuth-Morris-Pratt) after the one before. Leftmost is always right for
  * stars, so no choice is ever revisited: at most subject + pattern steps.
  */
+
+import { foldCase } from './case-fold.ts';
 
 /** The longest `subject` filter the service takes (longer: 422). */
 export const WILDCARD_LIMIT = 200;
@@ -28,8 +30,8 @@ function indexWithin(text: string, needle: string, from: number, to: number): nu
 }
 
 export function wildcardMatch(pattern: string, text: string): boolean {
-  const pieces = pattern.toLowerCase().split('*');
-  const subject = text.toLowerCase();
+  const pieces = foldCase(pattern).split('*');
+  const subject = foldCase(text);
   if (pieces.length === 1) return subject === pieces[0];
   const first = pieces[0]!;
   const last = pieces[pieces.length - 1]!;
@@ -44,8 +46,9 @@ export function wildcardMatch(pattern: string, text: string): boolean {
   return true;
 }
 
-/** The longest piece between stars, for an index to narrow the rows first (ASCII only: SQLite's lower() folds no more). */
+/** The longest piece between stars, folded, for the folded subject column to narrow the rows first. */
 export function longestPiece(pattern: string): string {
-  const piece = pattern.toLowerCase().split('*').reduce((a, b) => (b.length > a.length ? b : a), '');
-  return /^[\x20-\x7e]*$/.test(piece) ? piece : '';
+  return foldCase(pattern)
+    .split('*')
+    .reduce((a, b) => (b.length > a.length ? b : a), '');
 }

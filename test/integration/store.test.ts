@@ -77,6 +77,26 @@ describe('the SQLite store', () => {
     expect(await download.text()).toBe('a,b\n1,2\n');
   });
 
+  it('rules keep their order across restarts, whatever was deleted in between (create A, B; delete A; create C)', async () => {
+    service = await startReferenceService({ teams, dataDir });
+    const create = async (title: string) =>
+      ((await (await api('automations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title, subject: title }) })).json()) as { data: { id: string } }).data.id;
+    const titles = async () => ((await (await api('automations')).json()) as { data: { title: string }[] }).data.map((rule) => rule.title);
+    const a = await create('A');
+    await create('B');
+    expect((await api(`automations/${a}`, { method: 'DELETE' })).status).toBe(200);
+    await create('C');
+    await create('D');
+    expect(await titles()).toEqual(['B', 'C', 'D']);
+    for (let restart = 0; restart < 3; restart++) {
+      await service.close();
+      service = await startReferenceService({ teams, dataDir });
+      expect(await titles(), `after restart ${restart + 1}`).toEqual(['B', 'C', 'D']);
+    }
+    const positions = new DatabaseSync(join(dataDir, 't', 'mail.sqlite'), { readOnly: true }).prepare('SELECT position FROM automations ORDER BY position').all() as { position: number }[];
+    expect(new Set(positions.map((p) => p.position)).size, 'no two rules share a position').toBe(3);
+  });
+
   it('search matches any part of the subject, sender or inbox, in any case, short terms too', async () => {
     service = await startReferenceService({ teams });
     await service.inject(rawMail({ subject: 'Invoice 2041 for October', from: 'billing@acme.test', to: 'ops@team.test' }));
