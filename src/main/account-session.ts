@@ -9,7 +9,7 @@ import type { AccountManager } from './account/accounts.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
-import { DeferredActions } from './deferred.ts';
+import { PendingDeletes, type PendingDelete } from './pending-deletes.ts';
 
 const DEMO = 'demo';
 
@@ -18,6 +18,11 @@ export interface SessionDeps {
   startDemo: () => Promise<Connection>;
   http?: Partial<HttpOptions>;
   emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  /** The journal of deletes in their undo window (pending-deletes.ts); in memory without one. */
+  pendingDeletesPath?: string;
+  /** A delete the server refused: the item goes back on screen. */
+  onDeleteRefused: (entry: PendingDelete, error: unknown) => void;
+  setTimer?: (run: () => void, ms: number) => () => void;
 }
 
 interface Open {
@@ -28,13 +33,19 @@ interface Open {
 
 export class AccountSession {
   private open: Open | null = null;
-  private readonly deferred = new DeferredActions();
+  private readonly pending: PendingDeletes;
   /** The demo's token, once started: a secret to keep out of messages. */
   demoToken: string | null = null;
   private readonly deps: SessionDeps;
 
   constructor(deps: SessionDeps) {
     this.deps = deps;
+    this.pending = new PendingDeletes({
+      journalPath: deps.pendingDeletesPath,
+      send: (entry) => this.sendDelete(entry),
+      onRefused: deps.onDeleteRefused,
+      setTimer: deps.setTimer,
+    });
   }
 
   /** The account the open client belongs to (the demo's key for the demo), or null. */
@@ -86,36 +97,52 @@ export class AccountSession {
 
   /**
    * A delete with an undo window: at once without one, else sent when the
-   * window closes (or on quit). A failure then puts the item back on screen.
+   * window closes (or on quit, or at the next start if the app ended first).
+   * Resolves once the delete is journaled.
    */
-  async deleteSoon(
-    key: string,
-    undoMs: number | undefined,
-    run: (client: ServiceClient) => Promise<void>,
-    failed: (error: unknown) => void,
-  ): Promise<null> {
+  async deleteSoon(kind: PendingDelete['kind'], id: string, undoMs: number | undefined): Promise<null> {
     if (!undoMs) {
-      await this.withClient(run);
+      await this.withClient((client) => sendTo(client, kind, id));
       return null;
     }
     const started = await this.current();
-    this.deferred.schedule(key, undoMs, async () => {
-      try {
-        await run(started.client);
-      } catch (error) {
-        failed(error);
-      }
-    });
+    await this.pending.schedule({ key: deleteKey(kind, id), account: started.key, kind, id }, undoMs);
     return null;
   }
 
   /** Takes a waiting delete back: true when it had not been sent yet. */
-  undo(key: string): boolean {
-    return this.deferred.cancel(key);
+  undo(kind: PendingDelete['kind'], id: string): Promise<boolean> {
+    return this.pending.cancel(deleteKey(kind, id));
   }
 
-  /** Sends every delete still waiting for its undo window. */
-  flush(): Promise<void> {
-    return this.deferred.flush();
+  /** Deletes inside their undo window. */
+  get waitingDeletes(): number {
+    return this.pending.waitingCount;
+  }
+
+  /** Sends every delete still waiting for its undo window: quitting, or before another account opens. */
+  flush(when: 'quitting' | 'running' = 'quitting'): Promise<void> {
+    return this.pending.flush(when);
+  }
+
+  /** At start: the deletes a previous run took but could not send. */
+  resumeDeletes(): Promise<void> {
+    return this.pending.resume();
+  }
+
+  /** Through the open client when the delete is the open account's, else a client of its own for the one call. */
+  private async sendDelete(entry: PendingDelete): Promise<void> {
+    if (this.open?.key === entry.account) return sendTo(this.open.client, entry.kind, entry.id);
+    // The demo's mail does not outlive its run, and a removed account has nowhere to send to.
+    if (entry.account === DEMO || !this.deps.accounts.summaries().some((a) => a.id === entry.account)) return;
+    const client = new ServiceClient(this.deps.accounts.connection(entry.account), this.deps.http);
+    try {
+      await sendTo(client, entry.kind, entry.id);
+    } finally {
+      client.abortAll();
+    }
   }
 }
+
+const deleteKey = (kind: PendingDelete['kind'], id: string) => `${kind}:${id}`;
+const sendTo = (client: ServiceClient, kind: PendingDelete['kind'], id: string) => (kind === 'email' ? client.deleteEmail(id) : client.deleteAutomation(id));

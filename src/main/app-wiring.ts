@@ -46,12 +46,18 @@ export function wireReady(
     devServerUrl?: string;
     /** What goes with the app (updates, the demo's service). */
     onWillQuit: () => void;
+    /** process.on for termination signals. */
+    onSignal?: (signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP', listener: () => void) => void;
   },
 ): void {
   registerIpc(parts.ipcMain, parts.handlers, parts.devServerUrl);
   parts.protocol.handle(APP_SCHEME, (request) => rendererResponse(parts.rendererDir, request.url));
   // Deletes still inside their undo window are sent before the app goes.
-  app.on('before-quit', flushBeforeQuit(() => parts.handlers.flush(), () => app.quit()));
+  app.on('before-quit', flushBeforeQuit(parts.handlers.waitingDeletes, () => parts.handlers.flush(), () => app.quit()));
+  // Ended from outside (a terminal's Ctrl+C, the session's SIGTERM): the same quit, deletes sent first.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) parts.onSignal?.(signal, () => app.quit());
+  // Deletes a previous run took but could not send.
+  void parts.handlers.resumeDeletes().catch(() => undefined);
   app.on('will-quit', () => {
     parts.handlers.dispose();
     parts.onWillQuit();

@@ -49,6 +49,10 @@ export interface HandlerDeps {
   http?: Partial<HttpOptions>;
   /** Quits and installs a downloaded update (absent where updates are off). */
   installUpdate?: () => void;
+  /** The journal of deletes in their undo window, so that quitting, a crash or the OS ending the app loses none. */
+  pendingDeletesPath?: string;
+  /** Timers for the undo windows (tests hand in their own clock). */
+  setTimer?: (run: () => void, ms: number) => () => void;
   /** How often main polls the watched list (default 30 s). */
   pollIntervalMs?: number;
   /** A desktop notification (Electron's Notification), when the user turned them on. */
@@ -76,13 +80,20 @@ export interface Handlers {
   poller: MailPoller;
   /** Sends every delete still waiting for its undo window (quitting). */
   flush: () => Promise<void>;
+  /** Deletes inside their undo window: a quit waits for them. */
+  waitingDeletes: () => number;
+  /** At start: sends the deletes a previous run journaled but could not send. */
+  resumeDeletes: () => Promise<void>;
   /** A rule with unsaved changes, as the renderer last reported (quitting asks). */
   unsavedDraft: () => string | null;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { accounts } = deps;
-  const session = new AccountSession(deps);
+  const session = new AccountSession({
+    ...deps,
+    onDeleteRefused: (entry, error) => deps.emit('deleteFailed', { id: entry.id, kind: entry.kind, error: toBridgeError(error, handlers.secrets()) }),
+  });
   /** The secrets main holds, opened once (opening a token may ask the OS keyring), until accounts change. */
   let knownSecrets: string[] | null = null;
   const withClient = <T>(run: (client: ServiceClient) => Promise<T>) => session.withClient(run);
@@ -109,9 +120,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     poller.watch(null, false);
   }
 
-  const deleteKey = (kind: 'email' | 'automation', id: string) => `${kind}:${id}`;
-  const deleteSoon = (kind: 'email' | 'automation', id: string, undoMs: number | undefined, run: (client: ServiceClient) => Promise<void>) =>
-    session.deleteSoon(deleteKey(kind, id), undoMs, run, (error) => deps.emit('deleteFailed', { id, kind, error: toBridgeError(error, handlers.secrets()) }));
 
   /** Local or private origins the demo's "Send test" may reach: this session only (the demo has no account to keep them). */
   const demoTestTargets = new Set<string>();
@@ -186,8 +194,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const body = earlyBody?.format === format ? earlyBody : await c.readerBody(id, format);
         return { email, body };
       }),
-    deleteEmail: ({ id, undoMs }) => deleteSoon('email', id, undoMs, (c) => c.deleteEmail(id)),
-    undoDelete: async ({ id, kind }) => ({ undone: session.undo(deleteKey(kind ?? 'email', id)) }),
+    deleteEmail: ({ id, undoMs }) => session.deleteSoon('email', id, undoMs),
+    undoDelete: async ({ id, kind }) => ({ undone: await session.undo(kind ?? 'email', id) }),
     setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
     saveAttachment: ({ emailId, attachmentId }) =>
       withClient(async (c) => {
@@ -254,7 +262,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const body = checkedAutomation(input);
       return withClient((c) => c.updateAutomation(id, body));
     },
-    deleteAutomation: ({ id, undoMs }) => deleteSoon('automation', id, undoMs, (c) => c.deleteAutomation(id)),
+    deleteAutomation: ({ id, undoMs }) => session.deleteSoon('automation', id, undoMs),
 
     getAccounts: async () => accountsState(),
     saveAccount: async (input) => {
@@ -265,7 +273,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     testConnection: (input) => testConnection(input, deps),
     switchAccount: async ({ id }) => {
       // Deletes waiting for their undo window belong to the account they were made in.
-      await session.flush();
+      await session.flush('running');
       await accounts.setActive(id);
       endSession();
       return announce();
@@ -313,7 +321,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       endSession();
     },
     poller,
-    flush: () => session.flush(),
+    flush: () => session.flush('quitting'),
+    waitingDeletes: () => session.waitingDeletes,
+    resumeDeletes: () => session.resumeDeletes(),
     unsavedDraft: () => unsavedDraft,
   };
   return handlers;

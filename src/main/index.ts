@@ -80,6 +80,7 @@ if (!app.requestSingleInstanceLock()) {
       // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
       setBadgeCount: (count) => void app.setBadgeCount(count),
       compatWorker: join(import.meta.dirname, 'compat-worker.js'),
+      pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
     });
     wireReady(app, {
       ipcMain,
@@ -91,6 +92,7 @@ if (!app.requestSingleInstanceLock()) {
         updates?.stop();
         void demo.stop();
       },
+      onSignal: (signal, listener) => process.on(signal, listener),
     });
     installMenu(
       {

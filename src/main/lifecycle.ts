@@ -4,19 +4,20 @@
  */
 
 /**
- * For 'before-quit': the first quit is held until every delete still inside
- * its undo window has been sent, then the app quits for real (once).
+ * For 'before-quit': every quit is held while deletes wait in their undo
+ * window; they are sent, then the app quits again. Quitting can be cancelled
+ * later (a window's close guard), and a delete made after that is held by the
+ * next quit the same way: none depends on an earlier quit's flush.
  */
-export function flushBeforeQuit(flush: () => Promise<void>, quit: () => void): (event: { preventDefault(): void }) => void {
-  let flushed = false;
+export function flushBeforeQuit(waiting: () => number, flush: () => Promise<void>, quit: () => void): (event: { preventDefault(): void }) => void {
   let flushing = false;
   return (event) => {
-    if (flushed) return;
+    if (!flushing && waiting() === 0) return;
     event.preventDefault();
     if (flushing) return;
     flushing = true;
     void flush().finally(() => {
-      flushed = true;
+      flushing = false;
       quit();
     });
   };

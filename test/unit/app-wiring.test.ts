@@ -31,6 +31,8 @@ function fakeHandlers(flush: () => Promise<void> = async () => undefined): Handl
     dispose: vi.fn(),
     poller: {} as Handlers['poller'],
     flush,
+    waitingDeletes: () => 1,
+    resumeDeletes: async () => undefined,
     unsavedDraft: () => null,
   };
 }

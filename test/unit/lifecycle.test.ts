@@ -4,17 +4,17 @@
  * once; a second start brings the window back; a draft asks before closing.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { DeferredActions } from '../../src/main/deferred.ts';
+import { PendingDeletes } from '../../src/main/pending-deletes.ts';
 import { flushBeforeQuit, focusExisting, mayClose } from '../../src/main/lifecycle.ts';
 
 describe('quitting', () => {
-  it('holds the first quit until waiting deletes are sent, then quits once', async () => {
-    const deferred = new DeferredActions();
+  it('holds a quit until waiting deletes are sent, then quits once; with none waiting, a quit goes through', async () => {
     const sent: string[] = [];
-    deferred.schedule('email:1', 60_000, async () => void sent.push('DELETE 1'));
-    deferred.schedule('email:2', 60_000, async () => void sent.push('DELETE 2'));
+    const pending = new PendingDeletes({ send: async (entry) => void sent.push(`DELETE ${entry.id}`), onRefused: () => undefined });
+    await pending.schedule({ key: 'email:1', account: 'a', kind: 'email', id: '1' }, 60_000);
+    await pending.schedule({ key: 'email:2', account: 'a', kind: 'email', id: '2' }, 60_000);
     const quit = vi.fn();
-    const onBeforeQuit = flushBeforeQuit(() => deferred.flush(), quit);
+    const onBeforeQuit = flushBeforeQuit(() => pending.waitingCount, () => pending.flush(), quit);
     const first = { preventDefault: vi.fn() };
     onBeforeQuit(first);
     expect(first.preventDefault).toHaveBeenCalled();
