@@ -114,19 +114,36 @@ export function sameDraft(a: AutomationDraft, b: AutomationDraft): boolean {
   return (Object.keys(a) as (keyof AutomationDraft)[]).every((key) => a[key] === b[key]);
 }
 
-function keepDraft(storage: Effects['storage'], account: string, editingId: string | null, draft: AutomationDraft): void {
+/**
+ * What is kept on disk of a draft, so that a crash or a quit loses none of it:
+ * every field but the webhook secret, which localStorage would hold in clear.
+ * Of the secret, only whether it was changed is kept; it is asked for again.
+ */
+interface KeptDraft {
+  account: string;
+  editingId: string;
+  draft: Omit<AutomationDraft, 'action_secret_token'>;
+  secretChanged: boolean;
+}
+
+function keepDraft(storage: Effects['storage'], account: string, editingId: string | null, draft: AutomationDraft, origin: AutomationDraft | null): void {
   if (editingId === null) return;
+  const { action_secret_token: secret, ...rest } = draft;
+  const kept: KeptDraft = { account, editingId, draft: rest, secretChanged: secret !== (origin?.action_secret_token ?? '') };
   try {
-    storage.setItem(DRAFT_KEY, JSON.stringify({ account, editingId, draft }));
+    storage.setItem(DRAFT_KEY, JSON.stringify(kept));
   } catch {
     // No storage: the draft lives as long as the window.
   }
 }
 
-function keptDraft(storage: Effects['storage'], account: string): { editingId: string; draft: AutomationDraft } | null {
+function keptDraft(storage: Effects['storage'], account: string): Omit<KeptDraft, 'account'> | null {
   try {
-    const kept = JSON.parse(storage.getItem(DRAFT_KEY) ?? 'null') as { account: string; editingId: string; draft: AutomationDraft } | null;
-    return kept && kept.account === account && typeof kept.editingId === 'string' ? { editingId: kept.editingId, draft: { ...EMPTY_DRAFT, ...kept.draft } } : null;
+    const kept = JSON.parse(storage.getItem(DRAFT_KEY) ?? 'null') as KeptDraft | null;
+    if (!kept || kept.account !== account || typeof kept.editingId !== 'string') return null;
+    // A draft kept by an older version may still hold a secret: it is not taken from there.
+    const { action_secret_token: _dropped, ...draft } = { ...EMPTY_DRAFT, ...kept.draft } as AutomationDraft;
+    return { editingId: kept.editingId, draft, secretChanged: kept.secretChanged === true || Boolean(_dropped) };
   } catch {
     return null;
   }
@@ -259,8 +276,22 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
         if (kept && get().editingId === null) {
           const existing = automations.find((a) => a.id === kept.editingId);
           if (kept.editingId === 'new' || existing) {
-            set({ editingId: kept.editingId, draft: kept.draft, draftOrigin: existing ? draftFrom(existing) : EMPTY_DRAFT });
-            get().notify(`Your unsaved changes to “${kept.draft.title || 'a new rule'}” are back.`);
+            const origin = existing ? draftFrom(existing) : EMPTY_DRAFT;
+            // The secret as the rule has it; one typed into the draft was not kept, and is asked for again.
+            set({
+              editingId: kept.editingId,
+              draft: { ...kept.draft, action_secret_token: origin.action_secret_token },
+              draftOrigin: origin,
+              fieldErrors: kept.secretChanged ? { action_secret_token: ['Type the new secret again: secrets are not kept on disk.'] } : {},
+            });
+            const title = kept.draft.title || 'a new rule';
+            get().notify(
+              kept.secretChanged
+                ? `Your unsaved changes to “${title}” are back, but for the webhook secret you typed: secrets are not kept on disk, so type it again.`
+                : `Your unsaved changes to “${title}” are back.`,
+            );
+            // Written again as this version keeps it: an older version's copy may hold the secret itself.
+            keepDraft(storage, accountKey(get().accounts), kept.editingId, get().draft, origin);
           }
         }
       } catch (error) {
@@ -283,7 +314,7 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
       for (const key of Object.keys(patch)) delete fieldErrors[key];
       set({ draft: { ...get().draft, ...patch }, fieldErrors });
       // Kept on disk as typed, so neither a crash nor a quit loses it; main asks before closing.
-      keepDraft(storage, accountKey(get().accounts), get().editingId, get().draft);
+      keepDraft(storage, accountKey(get().accounts), get().editingId, get().draft, get().draftOrigin);
       reportUnsaved(get());
     },
 
