@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { call, subscribe } from './bridge.ts';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
 import { AutomationsView } from './features/automations/AutomationsView.tsx';
@@ -252,14 +253,20 @@ export function App() {
         <OutageBanner />
         <DemoBanner />
         <main>
-          {view === 'inbox' && <InboxView />}
-          {view === 'automations' && <AutomationsView />}
-          {view === 'settings' && <SettingsView />}
+          <ErrorBoundary area={VIEWS.find((v) => v.view === view)!.label} resetKey={view}>
+            {view === 'inbox' && <InboxView />}
+            {view === 'automations' && <AutomationsView />}
+            {view === 'settings' && <SettingsView />}
+          </ErrorBoundary>
         </main>
         <Notices />
       </div>
-      <ShortcutsDialog />
-      <CommandPalette />
+      <ErrorBoundary area="The shortcuts">
+        <ShortcutsDialog />
+      </ErrorBoundary>
+      <ErrorBoundary area="The command palette">
+        <CommandPalette />
+      </ErrorBoundary>
       <DraftGuardDialog />
     </div>
   );

@@ -1,10 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <ErrorBoundary area="Inbox Desk" actions={<button type="button" onClick={() => location.reload()}>Reload the window</button>}>
+      <App />
+    </ErrorBoundary>
   </StrictMode>,
 );

@@ -41,6 +41,9 @@ export interface UiSlice {
   toggleShortcuts: (open?: boolean) => void;
   /** Asks the user first when settings say so: whether to go ahead with a delete. */
   confirmDelete: (question: string) => boolean;
+  /** What a part of the window could not render (ErrorBoundary), newest last, the last 20. */
+  problems: { area: string; message: string; at: number }[];
+  recordProblem: (area: string, error: unknown, componentStack: string) => void;
 }
 
 export type AppState = InboxSlice & MessageSlice & QaSlice & AutomationsSlice & SettingsSlice & UiSlice;
@@ -112,6 +115,13 @@ const createUiSlice: Slice<UiSlice> = (effects) => (set, get) => {
     dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
     toggleShortcuts: (open) => set({ shortcutsOpen: open ?? !get().shortcutsOpen }),
     confirmDelete: (question) => !get().settings.confirmDelete || effects.confirm(question),
+    problems: [],
+    recordProblem: (area, error, componentStack) => {
+      const message = error instanceof Error ? error.message : String(error);
+      // For whoever reports the bug: the developer tools' console keeps the stack.
+      console.error(`[inbox-desk] ${area} could not render: ${message}${componentStack}`);
+      set({ problems: [...get().problems, { area, message, at: clock.now() }].slice(-20) });
+    },
   };
 };
 

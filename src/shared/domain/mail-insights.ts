@@ -70,7 +70,8 @@ const FURNITURE = /unsubscribe|abmelden|désabonner|desuscribir|preferences|priv
 
 /** The email's call to action: the first link whose text or address says reset/confirm/sign in, not its footer. */
 export function findActionLink(links: EmailLink[]): EmailLink | null {
-  const candidates = links.filter((link) => /^https?:\/\//i.test(link.url) && !FURNITURE.test(`${link.text} ${link.url}`));
+  // A link no browser could open (https://[x]/…) is no main link: it would only be copied to fail.
+  const candidates = links.filter((link) => /^https?:\/\//i.test(link.url) && URL.canParse(link.url) && !FURNITURE.test(`${link.text} ${link.url}`));
   return candidates.find((link) => ACTION.test(link.text)) ?? candidates.find((link) => ACTION.test(link.url)) ?? null;
 }
 

@@ -5,6 +5,7 @@ import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
+import { ErrorBoundary } from '../../ErrorBoundary.tsx';
 import { MessageView } from '../message/MessageView.tsx';
 import { visibleRows } from './slice.ts';
 
@@ -316,10 +317,12 @@ export function InboxView() {
   return (
     <div className="inbox">
       <section className="list-pane" aria-label="Email list">
-        <SearchBox />
-        {listError && <ErrorBanner error={listError} onRetry={() => void loadList({ fresh: true })} />}
-        <EmailList />
-        <Pagination />
+        <ErrorBoundary area="The email list" actions={<button type="button" onClick={() => void loadList({ fresh: true })}>Load it again</button>}>
+          <SearchBox />
+          {listError && <ErrorBanner error={listError} onRetry={() => void loadList({ fresh: true })} />}
+          <EmailList />
+          <Pagination />
+        </ErrorBoundary>
       </section>
       <MessageView />
     </div>

@@ -5,6 +5,7 @@ import { LruCache } from '../../../../shared/lru.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
+import { linkQuestion } from './link-check.ts';
 
 export interface MessageSlice {
   openId: string | null;
@@ -32,6 +33,11 @@ export interface MessageSlice {
   closeMessage: () => void;
   saveAttachment: (attachmentId: string) => Promise<void>;
   /**
+   * Opens a link of the email in the system browser. One whose text shows one
+   * site and goes to another, or that goes to a name in another alphabet, asks first.
+   */
+  openLink: (text: string, href: string) => void;
+  /**
    * Fetches the bodies of the emails either side of the open one, and sanitizes
    * their HTML while the app is idle, so j or k opens them in one update.
    * Only while the rate budget allows.
@@ -43,7 +49,7 @@ export function formatAvailable(email: Pick<Email, 'has_html' | 'has_text'>, for
   return format === 'raw' || (format === 'html' ? email.has_html : email.has_text);
 }
 
-export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml }) => (set, get) => {
+export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepareHtml }) => (set, get) => {
   let messageSequence = 0;
   /**
    * Bodies fetched ahead for the emails next to the open one (prefetchNext), so
@@ -180,6 +186,12 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, prepareHtml }) =
     allowRemote: () => {
       const id = get().openId;
       if (id) set({ remoteAllowed: { ...get().remoteAllowed, [id]: true } });
+    },
+
+    openLink: (text, href) => {
+      const question = linkQuestion(text, href);
+      if (question && !confirm(question)) return;
+      void call('openExternal', { url: href }).catch((error: unknown) => get().notify(asBridgeError(error)));
     },
 
     closeMessage: () => {
