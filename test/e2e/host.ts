@@ -54,6 +54,8 @@ export interface AppHandle {
   transcript: string[];
   /** The name of every call the renderer made, in order. */
   calls: string[];
+  /** Calls the renderer made that main has not answered yet. */
+  pendingCalls(): number;
   /** URLs the page tried to fetch beyond the app's own files. */
   blockedRequests: string[];
   /** URLs handed to the system browser. */
@@ -238,6 +240,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   // Main's own wiring (src/main/app-wiring.ts): the same IPC registration, sender check
   // included, and the same app:// answers, behind stand-ins for ipcMain and the protocol.
   const registered = new Map<string, Parameters<IpcRegistry['handle']>[1]>();
+  let pending = 0;
   wireReady(
     { on: () => undefined, quit: () => undefined },
     {
@@ -254,9 +257,14 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     const listener = typeof channel === 'string' ? registered.get(channel) : undefined;
     if (!listener) return { ok: false, error: { kind: 'bad-request', message: 'Unknown call.', details: {} } };
     calls.push(String(channel).slice(BRIDGE_SPEC.invokePrefix.length));
-    const envelope = await listener({ senderFrame: { url: frame.url(), parent: frame.parentFrame() } }, arg);
-    transcript.push(JSON.stringify(envelope));
-    return envelope;
+    pending += 1;
+    try {
+      const envelope = await listener({ senderFrame: { url: frame.url(), parent: frame.parentFrame() } }, arg);
+      transcript.push(JSON.stringify(envelope));
+      return envelope;
+    } finally {
+      pending -= 1;
+    }
   });
   await context.addInitScript({ content: bridgeScript() });
   page = await context.newPage();
@@ -269,6 +277,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     accounts,
     transcript,
     calls,
+    pendingCalls: () => pending,
     blockedRequests,
     printed,
     printRequests,

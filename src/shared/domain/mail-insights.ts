@@ -75,6 +75,9 @@ export function findActionLink(links: EmailLink[]): EmailLink | null {
   return candidates.find((link) => ACTION.test(link.text)) ?? candidates.find((link) => ACTION.test(link.url)) ?? null;
 }
 
+/** How much of a link's text, or of the words around a bare address, labels it. */
+const LABEL_CHARS = 120;
+
 const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function decodeEntities(text: string): string {
@@ -125,7 +128,7 @@ export function htmlTextAndLinks(html: string): { text: string; links: EmailLink
     const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(cleaned.slice(open, tagEnd + 1));
     if (href && /^<a[\s>]/i.test(cleaned.slice(open, open + 3))) {
       const url = decodeEntities((href[1] ?? href[2] ?? href[3] ?? '').trim());
-      links.push({ url, text: decodeEntities(cleaned.slice(tagEnd + 1, close).replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim() });
+      links.push({ url, text: decodeEntities(cleaned.slice(tagEnd + 1, Math.min(close, tagEnd + 1 + LABEL_CHARS * 4)).replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, LABEL_CHARS) });
     }
     from = close + 3;
   }
@@ -137,7 +140,12 @@ export function htmlTextAndLinks(html: string): { text: string; links: EmailLink
 export function linksOfText(text: string): EmailLink[] {
   const links: EmailLink[] = [];
   for (const line of text.split(/\r?\n/)) {
-    for (const match of line.matchAll(/https?:\/\/[^\s<>"')\]]+/g)) links.push({ url: match[0].replace(/[.,;]+$/, ''), text: line.replace(match[0], '').trim() });
+    for (const match of line.matchAll(/https?:\/\/[^\s<>"')\]]+/g)) {
+      // The words around the address label it; a line of a few thousand characters is not a label.
+      const at = match.index;
+      const label = `${line.slice(Math.max(0, at - LABEL_CHARS), at)} ${line.slice(at + match[0].length, at + match[0].length + LABEL_CHARS)}`;
+      links.push({ url: match[0].replace(/[.,;]+$/, ''), text: label.trim() });
+    }
   }
   return links;
 }

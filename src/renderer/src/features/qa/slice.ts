@@ -38,6 +38,8 @@ export interface QaSlice {
  * for this), a text body line by line.
  */
 export function insightsOf(subject: string, body: EmailBody): { code: FoundCode | null; link: EmailLink | null } {
+  // The raw message is the source, not what the reader reads: its encoded parts and headers would only mislead.
+  if (body.format === 'raw') return { code: null, link: null };
   // A code or a call to action sits near the top of the mail that has one; reading a whole 2 MB
   // newsletter for them held the UI thread 50-80 ms each time it was shown.
   const content = body.content.length > INSIGHT_CHARS ? body.content.slice(0, INSIGHT_CHARS) : body.content;
