@@ -55,18 +55,9 @@ try {
   await parsePool.close();
   fail(startError(error, options));
 }
-const emails = running!.service.team(options.team).count();
-console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
-if (!FLAVOR_TRAITS[options.flavor].teams) {
-  console.log(`Base URL: ${running!.baseUrl}/api (MailCare)${options.basic ? `, login ${options.basic.user}` : ', no login'}`);
-} else {
-  console.log(`Base URL: ${running!.baseUrl}/api/teams/${options.team}`);
-  console.log(`Token:    ${token}`);
-}
-if (running!.smtpPort !== null) console.log(`SMTP:     ${running!.smtpHost}:${running!.smtpPort} (loopback only)`);
-
 // Ctrl+C under npm reaches node twice (from the terminal and from npm passing it on):
 // every signal after the first waits for the same clean close, within a deadline.
+// Set before the address is printed: whoever reads it may stop the service at once.
 let closing: Promise<void> | null = null;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
@@ -81,3 +72,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       .then(() => process.exit(0));
   });
 }
+
+const emails = running!.service.team(options.team).count();
+console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
+if (!FLAVOR_TRAITS[options.flavor].teams) {
+  console.log(`Base URL: ${running!.baseUrl}/api (MailCare)${options.basic ? `, login ${options.basic.user}` : ', no login'}`);
+} else {
+  console.log(`Base URL: ${running!.baseUrl}/api/teams/${options.team}`);
+  console.log(`Token:    ${token}`);
+}
+if (running!.smtpPort !== null) console.log(`SMTP:     ${running!.smtpHost}:${running!.smtpPort} (loopback only)`);
+

@@ -9,7 +9,7 @@ import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
 import { FLAVORS, type FlavorName } from './domain/flavor.ts';
 import { ListQuerySchema, type ListQuery } from './domain/list-query.ts';
-import { AFTER_DELETE, DENSITIES, THEMES, type Settings } from './domain/settings.ts';
+import { AFTER_DELETE, DEFAULT_SETTINGS, DENSITIES, THEMES, type Settings } from './domain/settings.ts';
 import type { UpdateStatus } from './domain/update.ts';
 import type { EventName, Method } from './bridge-spec.ts';
 
@@ -68,14 +68,18 @@ const SettingsFields = z
     density: z.enum(DENSITIES),
     notifyNewMail: z.boolean(),
     afterDelete: z.enum(AFTER_DELETE),
+    keymap: z
+      .record(z.string().regex(/^[a-z]+\.[a-z-]+$/), z.array(z.string().min(1).max(40)).max(4))
+      .refine((keymap) => Object.keys(keymap).length <= 200, 'too many keys rebound'),
   })
   .strict();
 
 /** Settings as stored: files from before a field existed load with its default. */
 export const SettingsSchema = SettingsFields.extend({
-  density: SettingsFields.shape.density.default('compact'),
-  notifyNewMail: SettingsFields.shape.notifyNewMail.default(false),
-  afterDelete: SettingsFields.shape.afterDelete.default('next'),
+  density: SettingsFields.shape.density.default(DEFAULT_SETTINGS.density),
+  notifyNewMail: SettingsFields.shape.notifyNewMail.default(DEFAULT_SETTINGS.notifyNewMail),
+  afterDelete: SettingsFields.shape.afterDelete.default(DEFAULT_SETTINGS.afterDelete),
+  keymap: SettingsFields.shape.keymap.default(DEFAULT_SETTINGS.keymap),
 }).strict() satisfies z.ZodType<Settings, unknown>;
 
 /** A change to some settings: no defaults here, or a change to one would reset the others. */

@@ -296,6 +296,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     demoSmtpPort: () => demo.smtpPort(),
     dataDir,
     async close() {
+      // Calls still on their way (a settings write) finish before their folder goes.
+      for (let i = 0; i < 100 && pending > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
       handlers.dispose();
       await context.close();
       await new Promise<void>((r) => server.close(() => r()));

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { fuzzMessages } from '../support/mime-fuzz.ts';
 import type { AppHandle, OpenAppOptions } from './host.ts';
@@ -14,10 +14,11 @@ import { expect, test } from './fixtures.ts';
  * and tool key. After each key the app must still be mounted with its list, no part may
  * have fallen back to its error message, and nothing may have been fetched: not by the
  * page, not by the hidden print page, not by main (every fetchable URL in the mail points
- * at a server of this test's). Keys answer (their next frame, timed in the page from the
- * key's own event) within 100 ms at p95 for every key, and none takes a second: single
- * frames past 100 ms come from the other test worker holding the second core, a second
- * is a hang whatever the load.
+ * at a server of this test's). Keys answer: the renderer's main thread spends at most
+ * 100 ms of CPU on each key, from the key to its next frame, at p95 for every key (CPU
+ * time, read from Chromium's own counter, so the other test worker's load on the second
+ * core does not count against the app), and no key's frame comes a second late, a hang
+ * whatever the load.
  *
  * CI runs FUZZ_CASES (40) cases for each of five seeds. The long run, documented in
  * CONTRIBUTING.md:  FUZZ_CASES=1000 FUZZ_SEEDS=1,2,3,4,5,6,7,8,9,10 npx playwright test mail-fuzz
@@ -43,7 +44,7 @@ async function captureServer(): Promise<{ url: string; hits: string[]; close: ()
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Records, for each key, the time from its event to the next animation frame (the renderer's own work, whatever the test's load). */
+/** Records, for each key, the wall time from its event to the next animation frame (a hang shows here, whatever the load). */
 async function watchKeys(page: Page): Promise<void> {
   await page.evaluate(() => {
     const times: number[] = [];
@@ -64,15 +65,22 @@ async function lastKeyTime(page: Page): Promise<number> {
 /** Drives one open email through every key; throws with the case's name on the first thing wrong. */
 type KeyTimes = Map<string, number[]>;
 
-async function driveOpenEmail(app: AppHandle, caseName: string, capture: { hits: string[] }, times: KeyTimes): Promise<void> {
+/** The renderer main thread's CPU time so far, in ms (Chromium's ThreadTime). */
+async function rendererCpuMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? 0) * 1000;
+}
+
+async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string, capture: { hits: string[] }, times: KeyTimes): Promise<void> {
   const { page } = app;
   const fail = (what: string) => {
     throw new Error(`${caseName}: ${what}`);
   };
   for (const key of KEYS) {
+    const cpuBefore = await rendererCpuMs(cdp);
     await page.keyboard.press(key);
     const took = await lastKeyTime(page);
-    times.set(key, [...(times.get(key) ?? []), took]);
+    times.set(key, [...(times.get(key) ?? []), (await rendererCpuMs(cdp)) - cpuBefore]);
     if (took > KEY_HANG_MS) fail(`the key ${key} answered after ${took.toFixed(0)} ms`);
     if ((await page.locator('#root .app').count()) === 0) fail(`the app is gone after ${key}`);
     const fallen = await page.locator('[data-render-error]').allTextContents();
@@ -97,6 +105,8 @@ async function driveOpenEmail(app: AppHandle, caseName: string, capture: { hits:
 async function driveAll(app: AppHandle, service: RunningService, team: string, capture: { hits: string[] }, count: number): Promise<void> {
   const times: KeyTimes = new Map();
   const { page } = app;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   await watchKeys(page);
   await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first()).toBeVisible();
   await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first().click();
@@ -107,7 +117,7 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const raw = service.service.team(team).content(id)?.raw ?? Buffer.alloc(0);
     const caseName = /X-Fuzz-Case: (\S+)/.exec(raw.toString('latin1'))?.[1] ?? id;
     try {
-      await driveOpenEmail(app, caseName, capture, times);
+      await driveOpenEmail(app, cdp, caseName, capture, times);
     } catch (error) {
       console.error(`Fuzz case ${caseName} failed. Its bytes (base64), to keep as ${FIXED_CASES}/${caseName}.eml:\n${raw.toString('base64')}`);
       throw error;
@@ -122,9 +132,9 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     return { key, p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
   });
-  console.log(`keys over ${count} emails (ms, key to its frame): ${rows.map((r) => `${r.key} ${r.p50.toFixed(0)}/${r.p95.toFixed(0)}/${r.max.toFixed(0)}`).join(', ')}`);
+  console.log(`keys over ${count} emails (renderer CPU ms, key to its frame, p50/p95/max): ${rows.map((r) => `${r.key} ${r.p50.toFixed(0)}/${r.p95.toFixed(0)}/${r.max.toFixed(0)}`).join(', ')}`);
   // A percentile of a handful of presses is only their worst: the replay of a few cases holds to the hang limit alone.
-  if (count >= 20) for (const row of rows) expect(row.p95, `the key ${row.key} at p95`).toBeLessThanOrEqual(KEY_P95_MS);
+  if (count >= 20) for (const row of rows) expect(row.p95, `the key ${row.key}: renderer CPU at p95`).toBeLessThanOrEqual(KEY_P95_MS);
 }
 
 async function openOn(openApp: (options: OpenAppOptions) => Promise<AppHandle>, messages: Buffer[]) {

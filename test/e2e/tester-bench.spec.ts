@@ -133,6 +133,8 @@ test.describe('the tester’s bench', () => {
   test('the palette and the help list the new keys', async ({ openApp }) => {
     const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
     await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').first()).toBeVisible();
+    // The palette lists what applies where the user is: the tools, with an email open.
+    await page.keyboard.press('Enter');
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     for (const [name, key] of [
@@ -149,9 +151,15 @@ test.describe('the tester’s bench', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: /shortcuts/i });
-    await expect(help).toContainText('Save the email as .eml');
-    await expect(help).toContainText('Check the HTML against what Gmail, Outlook, Apple Mail… support');
-    await expect(help).toContainText('Print the email as shown / save it as PDF');
+    for (const [title, key] of [
+      ['Save the email as .eml', 'E'],
+      ['Check the HTML’s compatibility with email clients (caniemail.com)', 'H'],
+      ['Print the email', 'Ctrl+P'],
+      ['Save the email as PDF', 'P'],
+      ['Check every link and image', 'V'],
+    ]) {
+      await expect(help.getByRole('row').filter({ hasText: title! }).first().locator('kbd')).toHaveText(key!);
+    }
   });
 });
 

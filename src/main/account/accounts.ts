@@ -7,21 +7,13 @@ import {
   type Settings,
 } from '../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/domain/flavor.ts';
+import { DEFAULT_SETTINGS } from '../../shared/domain/settings.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { JsonFile } from './json-file.ts';
 import { originOf, transportOf } from './origin.ts';
 import type { OpenedToken, StoredToken, TokenVault } from './vault.ts';
 
-export const DEFAULT_SETTINGS: Settings = {
-  pageSize: 25,
-  // Delete has Undo: no question first, unless the user wants one.
-  confirmDelete: false,
-  theme: 'system',
-  density: 'compact',
-  notifyNewMail: false,
-  afterDelete: 'next',
-};
 
 /** Older files also carry `origin` beside the token: it is dropped, never trusted (the vault seals the origin). */
 const StoredTokenSchema = z.object({

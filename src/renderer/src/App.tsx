@@ -1,14 +1,24 @@
 import { useEffect, useState } from 'react';
+import type { MenuCommand } from '../../shared/contract.ts';
 import { call, subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
 import { AutomationsView } from './features/automations/AutomationsView.tsx';
 import { InboxView } from './features/inbox/InboxView.tsx';
-import { SHORTCUTS } from './features/keyboard/shortcuts.ts';
-import { run, useKeyboard } from './features/keyboard/useKeyboard.ts';
+import { COMMANDS, runCommand } from './features/commands/all.ts';
+import { bindingsOf, displayBinding } from './features/commands/registry.ts';
+import { useKeyboard } from './features/commands/useKeyboard.ts';
 import { SettingsView } from './features/settings/SettingsView.tsx';
 import { useStore, type View } from './store.ts';
+
+/** What main's application menu asks for, as commands. */
+const MENU_TO_COMMAND: Record<MenuCommand, string> = {
+  refresh: 'inbox.refresh',
+  'open-settings': 'app.go-settings',
+  'open-automations': 'app.go-automations',
+  'show-shortcuts': 'app.shortcuts',
+};
 
 const VIEWS: { view: View; label: string; keys: string }[] = [
   { view: 'inbox', label: 'Inbox', keys: 'g i' },
@@ -146,29 +156,36 @@ function Notices() {
   );
 }
 
+/** Every command by group, with its keys as the user has them (the registry, rebindable in Settings). */
 function ShortcutsDialog() {
   const open = useStore((s) => s.shortcutsOpen);
   const toggle = useStore((s) => s.toggleShortcuts);
+  const keymap = useStore((s) => s.settings.keymap);
+  const platform = useStore((s) => s.appInfo?.platform);
   if (!open) return null;
+  const groups = [...new Set(COMMANDS.map((command) => command.group))];
   return (
     <Modal label="Keyboard shortcuts" onClose={() => toggle(false)}>
+      <p className="hint">Change any key in Settings (g s).</p>
       <table>
-        <tbody>
-          <tr>
-            <td>
-              <kbd>Ctrl+K / ⌘K</kbd>
-            </td>
-            <td>Command palette: every action by name</td>
-          </tr>
-          {SHORTCUTS.map((s) => (
-            <tr key={s.keys}>
-              <td>
-                <kbd>{s.keys}</kbd>
-              </td>
-              <td>{s.label}</td>
+        {groups.map((group) => (
+          <tbody key={group}>
+            <tr>
+              <th colSpan={2} scope="colgroup">
+                {group}
+              </th>
             </tr>
-          ))}
-        </tbody>
+            {COMMANDS.filter((command) => command.group === group).map((command) => {
+              const bindings = bindingsOf(command, keymap);
+              return (
+                <tr key={command.id}>
+                  <td>{bindings.length > 0 ? bindings.map((binding) => <kbd key={binding}>{displayBinding(binding, platform === 'darwin')}</kbd>) : <small>no key</small>}</td>
+                  <td>{command.title}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        ))}
       </table>
     </Modal>
   );
@@ -227,12 +244,7 @@ export function App() {
       subscribe('deleteFailed', ({ id, error, kind }) =>
         kind === 'automation' ? useStore.getState().restoreRule(id, error) : useStore.getState().restoreDeleted(id, error),
       ),
-      subscribe('menuCommand', (command) => {
-        if (command === 'refresh') run('refresh');
-        else if (command === 'open-settings') run('go-settings');
-        else if (command === 'open-automations') run('go-automations');
-        else run('shortcuts');
-      }),
+      subscribe('menuCommand', (command) => runCommand(MENU_TO_COMMAND[command])),
     ];
     // Main polls for new mail only while the window can be seen.
     const visibility = () => useStore.getState().watchList();
@@ -253,11 +265,17 @@ export function App() {
         <OutageBanner />
         <DemoBanner />
         <main>
-          <ErrorBoundary area={VIEWS.find((v) => v.view === view)!.label} resetKey={view}>
-            {view === 'inbox' && <InboxView />}
-            {view === 'automations' && <AutomationsView />}
-            {view === 'settings' && <SettingsView />}
+          {/* The inbox stays mounted, hidden, while another view shows: its list, its scroll and its
+              email frame are there at once on the way back, and leaving it costs no teardown. */}
+          <ErrorBoundary area="Inbox">
+            <InboxView hidden={view !== 'inbox'} />
           </ErrorBoundary>
+          {view !== 'inbox' && (
+            <ErrorBoundary area={VIEWS.find((v) => v.view === view)!.label} resetKey={view}>
+              {view === 'automations' && <AutomationsView />}
+              {view === 'settings' && <SettingsView />}
+            </ErrorBoundary>
+          )}
         </main>
         <Notices />
       </div>

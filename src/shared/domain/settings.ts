@@ -13,8 +13,22 @@ export interface Settings {
   notifyNewMail: boolean;
   /** What the reader shows after a delete. */
   afterDelete: (typeof AFTER_DELETE)[number];
+  /** Keys the user rebound: a command's id and its bindings instead of the defaults ([] unbinds it). */
+  keymap: Record<string, string[]>;
 }
 
 export const AFTER_DELETE = ['next', 'previous', 'list'] as const;
 /** How long a delete can be undone before it is sent. */
 export const UNDO_MS = 5000;
+
+/** The one place settings get their defaults: main's file, its schema and the renderer's first paint read it. */
+export const DEFAULT_SETTINGS: Settings = {
+  pageSize: 25,
+  // Delete has Undo: no question first, unless the user wants one.
+  confirmDelete: false,
+  theme: 'system',
+  density: 'compact',
+  notifyNewMail: false,
+  afterDelete: 'next',
+  keymap: {},
+};

@@ -2,67 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { arrivals, listQueryFor, visibleRows } from '../../../src/renderer/src/features/inbox/slice.ts';
 import { nextSelection } from '../../../src/renderer/src/features/list-cursor.ts';
 import type { Email } from '../../../src/shared/domain/email.ts';
-import { actionFor, SHORTCUTS } from '../../../src/renderer/src/features/keyboard/shortcuts.ts';
 import { preferredFormat } from '../../../src/shared/domain/email.ts';
 import { formatAvailable } from '../../../src/renderer/src/features/message/slice.ts';
-
-const key = (k: string, extra: Partial<{ ctrlKey: boolean; inField: boolean }> = {}) => ({
-  key: k, ctrlKey: false, metaKey: false, altKey: false, inField: false, ...extra,
-});
-
-describe('keyboard map', () => {
-  it('maps single keys outside fields, and only Escape inside them', () => {
-    expect(actionFor(key('j'), false)).toBe('next');
-    expect(actionFor(key('ArrowUp'), false)).toBe('arrow-up');
-    expect(actionFor(key('k'), false)).toBe('previous');
-    expect(actionFor(key('#'), false)).toBe('delete');
-    expect(actionFor(key('j', { inField: true }), false)).toBeNull();
-    expect(actionFor(key('Escape', { inField: true }), false)).toBe('close');
-    expect(actionFor(key('r', { ctrlKey: true }), false)).toBeNull();
-  });
-
-  it('follows Gmail where Gmail and Superhuman agree', () => {
-    expect(actionFor(key('g'), true)).toBe('top');
-    expect(actionFor(key('G'), false)).toBe('bottom');
-    expect(actionFor(key('u'), false)).toBe('back');
-    expect(actionFor(key('U'), false)).toBe('toggle-unread');
-    expect(actionFor(key('z'), false)).toBe('undo');
-    expect(actionFor(key(' '), false)).toBe('page-down');
-    expect(actionFor({ ...key(' '), shiftKey: true }, false)).toBe('page-up');
-    expect(actionFor(key('PageDown'), false)).toBe('page-down');
-    expect(actionFor(key('End'), false)).toBe('reader-bottom');
-    expect(actionFor(key(' ', { inField: true }), false)).toBeNull();
-    expect(actionFor(key('x'), false)).toBe('toggle-check');
-    expect(actionFor(key('J'), false)).toBe('extend-down');
-    expect(actionFor(key('*'), false)).toBe('*');
-    expect(actionFor(key('a'), '*')).toBe('check-all');
-    expect(actionFor(key('n'), '*')).toBe('check-none');
-  });
-
-  it('reads g-sequences', () => {
-    expect(actionFor(key('g'), false)).toBe('g');
-    expect(actionFor(key('a'), true)).toBe('go-automations');
-    expect(actionFor(key('s'), true)).toBe('go-settings');
-    expect(actionFor(key('x'), true)).toBeNull();
-  });
-
-  it('lists a shortcut for every action it can produce', () => {
-    const listed = new Set(SHORTCUTS.map((s) => s.action));
-    const produced = new Set<string>();
-    for (const k of 'abcdefghijklmnopqrstuvwxyzGU0123456789#/? '.split('').concat(['Enter', 'Escape', 'Delete', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'PageDown', 'PageUp', 'Home', 'End'])) {
-      for (const afterG of [false, true, '*'] as const) {
-        const action = actionFor(key(k), afterG);
-        if (action && action !== 'g' && action !== '*') produced.add(action);
-      }
-    }
-    const unlisted = [...produced].filter(
-      (a) =>
-        !listed.has(a as never) &&
-        !['format-text', 'format-raw', 'format-headers', 'go-automations', 'go-settings', 'arrow-up', 'bottom', 'reader-top', 'reader-bottom', 'extend-up', 'check-none'].includes(a),
-    );
-    expect(unlisted).toEqual([]);
-  });
-});
 
 describe('list logic', () => {
   it('builds the query from the search box and the page; errors are kept, not sent', () => {

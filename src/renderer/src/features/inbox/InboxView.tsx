@@ -311,11 +311,11 @@ function Pagination() {
   );
 }
 
-export function InboxView() {
+export function InboxView({ hidden = false }: { hidden?: boolean }) {
   const listError = useStore((s) => s.listError);
   const loadList = useStore((s) => s.loadList);
   return (
-    <div className="inbox">
+    <div className="inbox" hidden={hidden}>
       <section className="list-pane" aria-label="Email list">
         <ErrorBoundary area="The email list" actions={<button type="button" onClick={() => void loadList({ fresh: true })}>Load it again</button>}>
           <SearchBox />

@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Modal } from '../../Modal.tsx';
 import { useStore } from '../../store.ts';
-import { run } from '../keyboard/useKeyboard.ts';
-import { COMMANDS, type Action } from '../keyboard/shortcuts.ts';
+import { COMMANDS } from '../commands/all.ts';
+import { applies, bindingsOf, displayBinding } from '../commands/registry.ts';
+import { keyContext } from '../commands/useKeyboard.ts';
 import { rank } from './fuzzy.ts';
 
 interface Command {
@@ -12,10 +13,12 @@ interface Command {
   perform: () => void;
 }
 
-/** Every action (from the keymap, with its key), every view and account, fuzzy matched. */
+/** Every command that applies where the user is (the registry, with its key as rebound), every account, fuzzy matched. */
 export function CommandPalette() {
   const open = useStore((s) => s.paletteOpen);
   const accounts = useStore((s) => s.accounts);
+  const keymap = useStore((s) => s.settings.keymap);
+  const mac = useStore((s) => s.appInfo?.platform === 'darwin');
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
   const close = () => {
@@ -24,12 +27,16 @@ export function CommandPalette() {
     setIndex(0);
   };
   const commands = useMemo<Command[]>(() => {
-    // One entry per action, running exactly that action (COMMANDS: no entry stands for a group of keys).
-    const actions = (Object.entries(COMMANDS) as [Action, { label: string; keys: string }][]).map(([action, { label, keys }]) => ({
-      id: action,
-      label,
-      keys,
-      perform: () => run(action),
+    if (!open) return [];
+    // Where the user was when the palette opened: its own dialog and field aside.
+    const context = { ...keyContext(null), modal: false };
+    const actions = COMMANDS.filter((command) => !command.hiddenFromPalette && applies(command, context)).map((command) => ({
+      id: command.id,
+      label: command.title,
+      keys: bindingsOf(command, keymap)
+        .map((binding) => displayBinding(binding, mac))
+        .join(' / '),
+      perform: command.run,
     }));
     const switching: Command[] = [
       { id: 'account-demo', label: 'Switch account: Demo (built-in)', perform: () => void useStore.getState().switchAccount(null) },
@@ -40,7 +47,7 @@ export function CommandPalette() {
       })),
     ];
     return [...actions, ...switching];
-  }, [accounts]);
+  }, [open, accounts, keymap, mac]);
   const matches = rank(commands, query, (c) => `${c.label} ${c.keys ?? ''}`);
   if (!open) return null;
   const choose = (command: Command | undefined) => {
@@ -57,7 +64,7 @@ export function CommandPalette() {
         aria-label="Command"
         aria-expanded="true"
         aria-controls="palette-results"
-        aria-activedescendant={matches[index] ? `palette-${matches[index].id}` : undefined}
+        aria-activedescendant={matches[index] ? `palette-${matches[index].id.replace('.', '-')}` : undefined}
         placeholder="Type a command…"
         value={query}
         onChange={(e) => {
@@ -76,7 +83,7 @@ export function CommandPalette() {
         {matches.map((command, i) => (
           <li
             key={command.id}
-            id={`palette-${command.id}`}
+            id={`palette-${command.id.replace('.', '-')}`}
             role="option"
             aria-selected={i === index}
             onMouseEnter={() => setIndex(i)}

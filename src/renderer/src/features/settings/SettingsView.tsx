@@ -4,6 +4,7 @@ import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { FLAVOR_TRAITS, FLAVORS } from '../../../../shared/domain/flavor.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
+import { KeymapEditor } from './KeymapEditor.tsx';
 import { asksLogin, type AccountDraft } from './slice.ts';
 
 const FLAVOR_CHOICES: { value: AccountDraft['flavor']; label: string }[] = [
@@ -231,6 +232,7 @@ export function SettingsView() {
           </p>
         )}
       </section>
+      <KeymapEditor />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, type FlavorName } from '../../../../shared/domain/flavor.ts';
+import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
 
@@ -71,7 +72,7 @@ export interface SettingsSlice {
 
 export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get) => ({
   accounts: null,
-  settings: { pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next' },
+  settings: DEFAULT_SETTINGS,
   appInfo: null,
   rateLimit: { limit: null, remaining: null, blockedUntil: null },
   update: null,

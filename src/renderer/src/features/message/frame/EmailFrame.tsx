@@ -33,8 +33,8 @@ export function EmailFrame({ clean, allowRemote, hidden, width, dark }: { clean:
   const [linkTarget, setLinkTarget] = useState<string | null>(null);
 
   const fit = () => {
-    const doc = frame.current?.contentDocument;
-    if (doc && frame.current) frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
+    const root = frame.current?.contentDocument?.documentElement;
+    if (root && frame.current) frame.current.style.height = `${Math.max(120, root.scrollHeight + 8)}px`;
   };
 
   useLayoutEffect(() => {
@@ -69,9 +69,11 @@ export function EmailFrame({ clean, allowRemote, hidden, width, dark }: { clean:
   // height. Neither fetches anything again.
   useLayoutEffect(() => {
     const doc = frame.current?.contentDocument;
-    if (!doc || !frame.current) return;
+    // Not before the frame's own document has loaded: until then contentDocument may be one
+    // the parser has not given an <html> yet (found by the fuzzer, case 2911-34).
+    if (!loaded || !doc?.documentElement) return;
     previewColorScheme(doc, dark);
-    frame.current.style.height = `${Math.max(120, doc.documentElement.scrollHeight + 8)}px`;
+    fit();
   }, [width, dark, clean, loaded]);
 
   const onLoad = () => {

@@ -1,0 +1,105 @@
+/**
+ * The command registry (features/commands): every command reachable, no key
+ * doing two things in one context, and the dispatcher's answers for the keys
+ * people press, written out by hand from the help (Gmail's keys where Gmail
+ * and Superhuman agree).
+ */
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../src/renderer/src/features/commands/all.ts';
+import { bindingClash, chordOf, clashes, resolveKey, type Command, type Context, type Keymap } from '../../../src/renderer/src/features/commands/registry.ts';
+
+const inbox: Context = { view: 'inbox', readerOpen: false, formOpen: false, inField: false, onControl: false, modal: false };
+const reading: Context = { ...inbox, readerOpen: true };
+const ruleList: Context = { ...inbox, view: 'automations' };
+
+/** The command a sequence of chords runs (or null), as the dispatcher steps through them. */
+function commandFor(chords: string[], context: Context, keymap: Keymap = {}): string | null {
+  let pending: string | null = null;
+  let ran: string | null = null;
+  for (const chord of chords) {
+    const result = resolveKey(COMMANDS, keymap, pending, chord, context);
+    pending = result && 'pending' in result ? result.pending : null;
+    ran = result && 'run' in result ? result.run.id : null;
+  }
+  return ran;
+}
+
+describe('the command registry', () => {
+  it('gives every command a key or a palette entry, and ids that are unique', () => {
+    expect(COMMANDS.filter((command) => command.keys.length === 0 && command.hiddenFromPalette).map((c) => c.id)).toEqual([]);
+    expect(new Set(COMMANDS.map((c) => c.id)).size).toBe(COMMANDS.length);
+  });
+
+  it('has no key that two commands share in one context, and no binding that starts another there', () => {
+    expect(clashes(COMMANDS)).toEqual([]);
+  });
+
+  it('would catch a clash: two commands on j in the inbox, or a binding that is the start of another', () => {
+    const extra: Command = { id: 'test.clash', title: 'x', group: 'Inbox', keys: ['j'], when: (c) => c.view === 'inbox', run: () => undefined };
+    expect(clashes([...COMMANDS, extra]).map((c) => c.binding)).toContain('j');
+    const prefix: Command = { id: 'test.prefix', title: 'y', group: 'Inbox', keys: ['g'], run: () => undefined };
+    expect(clashes([...COMMANDS, prefix]).some((c) => c.binding.startsWith('g (before g '))).toBe(true);
+  });
+
+  it('answers the keys of the help', () => {
+    expect(commandFor(['j'], inbox)).toBe('inbox.next');
+    expect(commandFor(['k'], inbox)).toBe('inbox.previous');
+    expect(commandFor(['#'], inbox)).toBe('inbox.delete');
+    expect(commandFor(['g', 'g'], inbox)).toBe('inbox.first');
+    expect(commandFor(['G'], inbox)).toBe('inbox.last');
+    expect(commandFor(['g', 'a'], inbox)).toBe('app.go-automations');
+    expect(commandFor(['g', 's'], inbox)).toBe('app.go-settings');
+    expect(commandFor(['g', 'x'], inbox)).toBeNull();
+    expect(commandFor(['*', 'a'], inbox)).toBe('inbox.check-all');
+    expect(commandFor(['*', 'n'], inbox)).toBe('inbox.check-none');
+    expect(commandFor(['u'], inbox)).toBe('reader.back');
+    expect(commandFor(['U'], inbox)).toBe('inbox.unread-only');
+    expect(commandFor(['z'], inbox)).toBe('inbox.undo');
+    expect(commandFor(['Space'], reading)).toBe('reader.page-down');
+    expect(commandFor(['Shift+Space'], reading)).toBe('reader.page-up');
+    expect(commandFor(['End'], reading)).toBe('reader.bottom');
+    expect(commandFor(['3'], reading)).toBe('reader.raw');
+    expect(commandFor(['H'], reading)).toBe('qa.check-html');
+    expect(commandFor(['Mod+P'], { ...reading, inField: true })).toBe('qa.print');
+    expect(commandFor(['Mod+K'], { ...inbox, modal: true })).toBe('app.palette');
+  });
+
+  it('keeps keys out of fields, buttons and dialogs, but for Esc and the Mod keys', () => {
+    expect(commandFor(['j'], { ...inbox, inField: true })).toBeNull();
+    expect(commandFor(['Space'], { ...reading, inField: true })).toBeNull();
+    expect(commandFor(['Escape'], { ...inbox, inField: true })).toBe('app.close');
+    expect(commandFor(['Enter'], { ...inbox, onControl: true })).toBeNull();
+    expect(commandFor(['j'], { ...inbox, modal: true })).toBeNull();
+    expect(commandFor(['Mod+R'], inbox)).toBeNull();
+  });
+
+  it('gives the list keys to the rule list while no rule is open', () => {
+    expect(commandFor(['j'], ruleList)).toBe('rules.next');
+    expect(commandFor(['Enter'], ruleList)).toBe('rules.edit');
+    expect(commandFor(['z'], ruleList)).toBe('rules.undo');
+    expect(commandFor(['/'], ruleList)).toBe('rules.filter');
+    expect(commandFor(['j'], { ...ruleList, formOpen: true })).toBeNull();
+  });
+
+  it('follows the user’s keymap, and refuses a key another command has there', () => {
+    const keymap: Keymap = { 'inbox.star': ['S'] };
+    expect(commandFor(['S'], inbox, keymap)).toBe('inbox.star');
+    expect(commandFor(['s'], inbox, keymap)).toBeNull();
+    expect(bindingClash(COMMANDS, {}, 'inbox.star', 'j')?.id).toBe('inbox.next');
+    expect(bindingClash(COMMANDS, {}, 'inbox.star', 'S')).toBeNull();
+    // Another view's key is free: j stars nothing in the rule list, where j is the rule list's.
+    expect(bindingClash(COMMANDS, {}, 'rules.new', 'k')?.id).toBe('rules.previous');
+  });
+
+  it('reads a key event as a chord', () => {
+    const event = (key: string, extra: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }> = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...extra });
+    expect(chordOf(event('j'))).toBe('j');
+    expect(chordOf(event('J', { shiftKey: true }))).toBe('J');
+    expect(chordOf(event('#', { shiftKey: true }))).toBe('#');
+    expect(chordOf(event(' '))).toBe('Space');
+    expect(chordOf(event(' ', { shiftKey: true }))).toBe('Shift+Space');
+    expect(chordOf(event('k', { ctrlKey: true }))).toBe('Mod+K');
+    expect(chordOf(event('p', { metaKey: true }))).toBe('Mod+P');
+    expect(chordOf(event('ArrowDown'))).toBe('ArrowDown');
+  });
+});
