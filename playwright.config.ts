@@ -2,6 +2,9 @@ import { defineConfig } from '@playwright/test';
 
 import { chromiumPath as executablePath } from './test/support/browser.ts';
 
+// Every reference service a spec starts checks its answers against its routes' response schemas.
+process.env.INBOX_DESK_CHECK_RESPONSES = '1';
+
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',

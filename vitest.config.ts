@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Every reference service a test starts checks its answers against its routes' response schemas.
+    env: { INBOX_DESK_CHECK_RESPONSES: '1' },
   },
 });

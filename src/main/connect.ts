@@ -4,7 +4,7 @@
  * main asks for in its own dialogs. No electron: handlers.ts calls these.
  */
 import type { AccountInput, ParsedArgs, Results } from '../shared/contract.ts';
-import { detectionOrder, FLAVOR_TRAITS, likelyFlavor, type FlavorName } from '../shared/domain/flavor.ts';
+import { detectionOrder, FLAVOR_RECORDS, likelyFlavor, type FlavorName } from '../shared/flavors/index.ts';
 import { parseServerAddress } from '../shared/domain/server-address.ts';
 import { AccountManager, TEAM_NEEDED, type Consent } from './account/accounts.ts';
 import { originOf, transportOf } from './account/origin.ts';
@@ -107,7 +107,7 @@ export async function testConnection(input: ParsedArgs['testConnection'], deps: 
   const serviceNeeds: Record<string, string[]> = {};
   if (!where.teamId) serviceNeeds.teamId = [TEAM_NEEDED];
   if (!secret) serviceNeeds.token = ['Enter the access token.'];
-  if (Object.keys(serviceNeeds).length > 0) candidates = candidates.filter((f) => !FLAVOR_TRAITS[f].teams && FLAVOR_TRAITS[f].auth !== 'bearer');
+  if (Object.keys(serviceNeeds).length > 0) candidates = candidates.filter((f) => !FLAVOR_RECORDS[f].teams && FLAVOR_RECORDS[f].auth !== 'bearer');
   if (candidates.length === 0) {
     throw new ServiceError('validation', Object.values(serviceNeeds)[0]![0]!, { fields: serviceNeeds });
   }
@@ -118,11 +118,11 @@ export async function testConnection(input: ParsedArgs['testConnection'], deps: 
   }
   try {
     const found = await detectServer({ baseUrl: where.baseUrl, teamId: where.teamId, secret, candidates, http: deps.http });
-    return { ok: true as const, ...found, baseUrl: where.baseUrl, teamId: FLAVOR_TRAITS[found.flavor].teams ? where.teamId : '' };
+    return { ok: true as const, ...found, baseUrl: where.baseUrl, teamId: FLAVOR_RECORDS[found.flavor].teams ? where.teamId : '' };
   } catch (error) {
     if (error instanceof ServiceError && error.kind === 'auth') {
       // Without a team, the server that asked is MailCare's kind: its secret is a login email and password.
-      const login = FLAVOR_TRAITS[where.flavor ?? likelyFlavor(where.teamId)].auth === 'basic-or-none';
+      const login = FLAVOR_RECORDS[where.flavor ?? likelyFlavor(where.teamId)].auth === 'basic-or-none';
       const message = login
         ? secret
           ? 'The server did not accept this login (401): check the email and password.'

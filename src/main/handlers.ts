@@ -17,7 +17,7 @@ import { preferredFormat } from '../shared/domain/email.ts';
 import type { ServiceClient, Connection } from './api/client.ts';
 import { redact, ServiceError, toBridgeError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
-import { DEFAULT_FLAVOR } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR } from '../shared/flavors/index.ts';
 import type { AccountManager } from './account/accounts.ts';
 import { AccountSession } from './account-session.ts';
 import { privateTargetQuestion, saveAccount, testConnection, type ConsentQuestion } from './connect.ts';

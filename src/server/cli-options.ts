@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, isFlavor, type FlavorName } from '../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, isFlavor, type FlavorName } from '../shared/flavors/index.ts';
 
 interface OptionSpec {
   type: 'string' | 'boolean';
@@ -101,12 +101,12 @@ export function parseCli(argv: string[]): CliParse {
     const text = String(values.basic);
     const colon = text.indexOf(':');
     if (colon <= 0) return { kind: 'error', message: '--basic must be EMAIL:PASSWORD' };
-    if (FLAVOR_TRAITS[flavor].auth !== 'basic-or-none') return { kind: 'error', message: `--basic is for a server that asks for a login (--flavor mailcare); ${FLAVOR_TRAITS[flavor].label} takes a bearer token: --token` };
+    if (!FLAVOR_RECORDS[flavor].serverSwitches.includes('basic')) return { kind: 'error', message: `--basic is for a server that asks for a login (--flavor mailcare); ${FLAVOR_RECORDS[flavor].label} takes a bearer token: --token` };
     basic = { user: text.slice(0, colon), password: text.slice(colon + 1) };
   }
   for (const mailcareOnly of ['no-automations', 'forward'] as const) {
-    // MailCare's own switches (MAILCARE_AUTOMATIONS, MAILCARE_FORWARD): its wire is the one that forwards.
-    if (values[mailcareOnly] && !FLAVOR_TRAITS[flavor].forwarding) return { kind: 'error', message: `--${mailcareOnly} is for --flavor mailcare` };
+    // MailCare's own switches (MAILCARE_AUTOMATIONS, MAILCARE_FORWARD), as its record lists them.
+    if (values[mailcareOnly] && !FLAVOR_RECORDS[flavor].serverSwitches.includes(mailcareOnly)) return { kind: 'error', message: `--${mailcareOnly} is for --flavor mailcare` };
   }
   return {
     kind: 'run',

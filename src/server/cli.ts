@@ -5,7 +5,7 @@
  * non-zero exit, never a stack.
  */
 import { resolve } from 'node:path';
-import { FLAVOR_TRAITS } from '../shared/domain/flavor.ts';
+import { FLAVOR_RECORDS } from '../shared/flavors/index.ts';
 import { folderProblem, parseCli, startError, usage } from './cli-options.ts';
 import { randomToken, startReferenceService, type RunningService } from './index.ts';
 import { startParsePool } from './parse-pool.ts';
@@ -75,7 +75,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 const emails = running!.service.team(options.team).count();
 console.log(`Reference service up in ${Date.now() - started} ms with ${emails} emails`);
-if (!FLAVOR_TRAITS[options.flavor].teams) {
+if (!FLAVOR_RECORDS[options.flavor].teams) {
   console.log(`Base URL: ${running!.baseUrl}/api (MailCare)${options.basic ? `, login ${options.basic.user}` : ', no login'}`);
 } else {
   console.log(`Base URL: ${running!.baseUrl}/api/teams/${options.team}`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FlavorName } from '../shared/domain/flavor.ts';
+import type { FlavorName } from '../shared/flavors/index.ts';
 import { buildApp, type AccessLogEntry } from './app.ts';
 import { ReferenceService, type TeamConfig } from './service.ts';
 import type { ParsedMessage } from './ingest.ts';
@@ -33,6 +33,8 @@ export interface StartOptions {
   forward?: boolean;
   /** Sees every answer (an access log for tests). */
   onResponse?: (entry: AccessLogEntry) => void;
+  /** Check every JSON answer against its route's response schema (the test suites turn it on with INBOX_DESK_CHECK_RESPONSES=1). */
+  checkResponses?: boolean;
   /** Parses incoming mail elsewhere (the CLI's parse thread, parse-pool.ts). */
   parse?: (raw: Buffer) => Promise<ParsedMessage>;
 }
@@ -78,6 +80,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     automations: options.automations,
     forward: options.forward,
     onResponse: options.onResponse,
+    checkResponses: options.checkResponses ?? process.env.INBOX_DESK_CHECK_RESPONSES === '1',
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateAutomationInput } from '../shared/domain/automation.ts';
-import { DEFAULT_FLAVOR, type FlavorName } from '../shared/domain/flavor.ts';
-import { SERVER_FLAVORS } from './flavors.ts';
+import type { FlavorName } from '../shared/flavors/index.ts';
+import { serverWire } from './flavors/index.ts';
 import { uuidFromName } from './ids.ts';
 import { parseMessage, type ParsedMessage } from './ingest.ts';
 import { TeamStore, type StoredAutomation, type StoredContent, type StoredEmail } from './team-store.ts';
@@ -21,7 +21,7 @@ export interface ServiceOptions {
   webhookTimeoutMs?: number;
   /** Deliver webhooks to loopback, private and link-local addresses (off: refused). */
   allowPrivateWebhooks?: boolean;
-  /** How webhooks look and when matched mail is deleted (flavors.ts). */
+  /** How webhooks look and when matched mail is deleted (flavors/). */
   flavor?: FlavorName;
   /** Parses incoming mail (parse-pool.ts puts it on a thread); in place by default. */
   parse?: (raw: Buffer) => Promise<ParsedMessage>;
@@ -65,6 +65,13 @@ export class ReferenceService {
     return team;
   }
 
+  /** Every team's mail, counted. */
+  totalEmails(): number {
+    let total = 0;
+    for (const team of this.teams.values()) total += team.count();
+    return total;
+  }
+
   get defaultTeamId(): string {
     const first = this.options.teams[0];
     if (!first) throw new Error('the service needs at least one team');
@@ -95,7 +102,7 @@ export class ReferenceService {
           inbox,
           createdAt,
           id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
-          names: SERVER_FLAVORS[this.options.flavor ?? DEFAULT_FLAVOR].addressNames,
+          names: serverWire(this.options.flavor).record.addressNames,
         }),
       ),
     );
@@ -114,7 +121,7 @@ export class ReferenceService {
     return runAutomations(team.automations.values(), email, content, {
       timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
       allowPrivate: this.options.allowPrivateWebhooks === true,
-      flavor: SERVER_FLAVORS[this.options.flavor ?? DEFAULT_FLAVOR],
+      flavor: serverWire(this.options.flavor),
       onChange: (automation) => team.saveAutomation(automation),
       deleteEmail: (id) => team.deleteEmail(id),
     });

@@ -2,8 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Criterion } from '../shared/domain/automation.ts';
 import { buildPayload } from '../shared/domain/webhook-payload.ts';
 import { matchAutomation } from '../shared/domain/automation-match.ts';
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS } from '../shared/domain/flavor.ts';
-import { SERVICE_V1, type ServerFlavor } from './flavors.ts';
+import { serverWire, type ServerWire } from './flavors/index.ts';
 import type { StoredAutomation, StoredContent, StoredEmail } from './team-store.ts';
 import { postToTarget, resolveWebhookTarget } from './webhook-target.ts';
 
@@ -32,16 +31,16 @@ export function buildWebhook(
   email: StoredEmail,
   content: StoredContent,
   hits: Criterion[],
-  flavor: ServerFlavor = SERVICE_V1,
+  wire: ServerWire = serverWire(undefined),
 ): WebhookRequest {
   const payload = buildPayload(
     {
-      flavor: flavor.name,
+      flavor: wire.record.name,
       title: automation.title,
       payloadFormat: automation.payload_format,
       secretToken: automation.action_secret_token,
       hits,
-      record: flavor.emailResource(email),
+      record: wire.emailResource(email),
       raw: content.raw,
       html: content.html,
       text: content.text,
@@ -122,7 +121,7 @@ export async function runAutomations(
   automations: Iterable<StoredAutomation>,
   email: StoredEmail,
   content: StoredContent,
-  options: DeliveryOptions & { flavor?: ServerFlavor; onChange: (automation: StoredAutomation) => void; deleteEmail: (id: string) => void },
+  options: DeliveryOptions & { flavor?: ServerWire; onChange: (automation: StoredAutomation) => void; deleteEmail: (id: string) => void },
 ): Promise<AutomationOutcome[]> {
   const target = {
     subject: email.subject,
@@ -132,7 +131,7 @@ export async function runAutomations(
   };
   const runs: Promise<AutomationOutcome>[] = [];
   for (const automation of [...automations]) {
-    const hits = await inTurn(() => matchAutomation(automation, target, FLAVOR_TRAITS[options.flavor?.name ?? DEFAULT_FLAVOR].addressCriteria));
+    const hits = await inTurn(() => matchAutomation(automation, target, (options.flavor ?? serverWire(undefined)).record.addressCriteria));
     if (hits === null) continue;
     automation.emails_received += 1;
     options.onChange(automation);
@@ -150,7 +149,7 @@ export async function runAutomations(
   }
   const outcomes = await Promise.all(runs);
   const wantDelete = outcomes.filter((o) => o.deleteEmail);
-  const regardless = options.flavor?.deleteRegardless === true;
+  const regardless = options.flavor?.record.deletesOnFailedDelivery === true;
   if (wantDelete.length > 0 && (regardless || wantDelete.every((o) => o.delivered !== false))) options.deleteEmail(email.id);
   return outcomes;
 }

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
-import { FLAVORS, type FlavorName } from './domain/flavor.ts';
+import { FLAVORS, type FlavorName } from './flavors/index.ts';
 import { ListQuerySchema, type ListQuery } from './domain/list-query.ts';
 import { AFTER_DELETE, DEFAULT_SETTINGS, DENSITIES, THEMES, type Settings } from './domain/settings.ts';
 import type { UpdateStatus } from './domain/update.ts';

@@ -23,7 +23,7 @@ import { desktopServices, wireReady, type DesktopLike } from '../../src/main/app
 import { APP_ORIGIN } from '../../src/main/security.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
-import type { FlavorName } from '../../src/shared/domain/flavor.ts';
+import type { FlavorName } from '../../src/shared/flavors/index.ts';
 import { testCipher } from '../support/cipher.ts';
 
 export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string; name?: string; flavor?: FlavorName } | { demo: true }) & {

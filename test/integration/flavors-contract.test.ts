@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient, type Connection } from '../../src/main/api/client.ts';
 import { detectServer } from '../../src/main/api/detect.ts';
 import type { AutomationInput } from '../../src/shared/domain/automation.ts';
-import type { FlavorName } from '../../src/shared/domain/flavor.ts';
+import type { FlavorName } from '../../src/shared/flavors/index.ts';
 import { startReferenceService, type RunningService, type StartOptions } from '../../src/server/index.ts';
 import { failure } from '../support/failure.ts';
 import { rawMail } from '../support/mail.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchAutomation } from '../../src/shared/domain/automation-match.ts';
 import type { AutomationInput } from '../../src/shared/domain/automation.ts';
-import { FLAVOR_TRAITS, type FlavorName } from '../../src/shared/domain/flavor.ts';
+import { FLAVOR_RECORDS, type FlavorName } from '../../src/shared/flavors/index.ts';
 import { startReferenceService } from '../../src/server/index.ts';
 import { rawMail } from '../support/mail.ts';
 
@@ -64,7 +64,7 @@ describe.each(['service-v1', 'mailcare'] as const)('the shared matcher and the %
         await service.inject(rawMail({ subject: mail.subject, from: mail.from, to: mail.to, text: 'x', ...(mail.attachment ? { attachment: { name: 'a.txt', type: 'text/plain', content: 'a' } } : {}) }));
       }
       await service.service.settled();
-      const traits = FLAVOR_TRAITS[flavor];
+      const traits = FLAVOR_RECORDS[flavor];
       for (const automation of stored) {
         const handCount = rules[flavor].find((r) => r.title === automation.title)!.catches;
         expect(automation.emails_received, `service: ${automation.title}`).toBe(handCount);

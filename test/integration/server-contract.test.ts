@@ -370,6 +370,28 @@ describe('rate limit', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
   });
 
+  it('counts per team after authentication: made-up tokens get 401 and no window, and do not spend the team’s', async () => {
+    const limited = await startReferenceService({ teams: [{ id: 'alpha', token: 'alpha-token' }, { id: 'beta', token: 'beta-token' }], rateLimit: 2 });
+    try {
+      const as = (token: string, team: string) => fetch(`${limited.baseUrl}/api/teams/${team}/emails`, { headers: { Authorization: `Bearer ${token}` } });
+      // A flood of made-up tokens: each one refused before the limiter, none with a rate header.
+      for (let i = 0; i < 20; i++) {
+        const refused = await as(`made-up-${i}`, 'alpha');
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get('x-ratelimit-remaining')).toBeNull();
+      }
+      // The team's own window is whole, and spending it does not touch another team's.
+      expect((await as('alpha-token', 'alpha')).headers.get('x-ratelimit-remaining')).toBe('1');
+      expect((await as('alpha-token', 'alpha')).headers.get('x-ratelimit-remaining')).toBe('0');
+      const over = await as('alpha-token', 'alpha');
+      expect(over.status).toBe(429);
+      expect(await over.json()).toEqual({ message: 'Too Many Attempts.' });
+      expect((await as('beta-token', 'beta')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('is off by default', async () => {
     const open = await startReferenceService({ teams: [{ id: 'alpha', token: 'alpha-token' }] });
     try {
@@ -632,6 +654,20 @@ describe('persistence with a data folder', () => {
       }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('health', () => {
+  it('answers whether the service is up and how much mail it holds, without a token', async () => {
+    const service = await startReferenceService({ teams: [{ id: 'alpha', token: 'alpha-token' }] });
+    try {
+      await service.inject('From: a@acme.test\r\nTo: b@acme.test\r\nSubject: one\r\n\r\nx\r\n');
+      const response = await fetch(`${service.baseUrl}/health`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok', emails: 1 });
+    } finally {
+      await service.close();
     }
   });
 });

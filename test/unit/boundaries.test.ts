@@ -36,8 +36,8 @@ describe('flavors are whole adapters (issue 22)', () => {
   it('no file outside the adapters and the traits table names a flavor', async () => {
     const { readdir, readFile } = await import('node:fs/promises');
     const { join } = await import('node:path');
-    const { FLAVORS } = await import('../../src/shared/domain/flavor.ts');
-    const allowed = new Set(['src/shared/domain/flavor.ts', 'src/server/flavors.ts', 'src/main/api/flavors/index.ts', 'src/main/api/flavors/mailcare.ts', 'src/main/api/flavors/service-v1.ts']);
+    const { FLAVORS } = await import('../../src/shared/flavors/index.ts');
+    const allowed = new Set(['src/shared/flavors/index.ts', 'src/shared/flavors/service-v1.ts', 'src/shared/flavors/mailcare.ts', 'src/main/api/flavors/index.ts', 'src/main/api/flavors/mailcare.ts', 'src/main/api/flavors/service-v1.ts']);
     const files: string[] = [];
     const walk = async (dir: string) => {
       for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -51,6 +51,25 @@ describe('flavors are whole adapters (issue 22)', () => {
     for (const file of files.filter((f) => !allowed.has(f))) {
       const text = await readFile(file, 'utf8');
       for (const name of FLAVORS) if (text.includes(`'${name}'`) || text.includes(`"${name}"`)) offenders.push(`${file}: ${name}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the reference service’s routes', () => {
+  it('ask the wire and never a flavor: no route reads the record or names a server', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const offenders: string[] = [];
+    for (const name of await readdir('src/server/routes')) {
+      // Code only: a comment may say which server does what.
+      const text = (await readFile(`src/server/routes/${name}`, 'utf8'))
+        .split('\n')
+        .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+        .map((line) => line.replace(/\/\/.*$/, ''))
+        .join('\n');
+      for (const [what, pattern] of [['the record', /\brecord\./], ['a flavor by name', /mailcare|service-v1|laravel/i]] as const) {
+        if (pattern.test(text)) offenders.push(`${name}: ${what}`);
+      }
     }
     expect(offenders).toEqual([]);
   });

@@ -6,7 +6,7 @@ import {
   type AccountSummary,
   type Settings,
 } from '../../shared/contract.ts';
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/flavors/index.ts';
 import { DEFAULT_SETTINGS } from '../../shared/domain/settings.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
@@ -151,7 +151,7 @@ export class AccountManager {
     const baseUrl = AccountManager.normaliseBaseUrl(input.baseUrl, flavor);
     const origin = originOf(baseUrl)!;
     const existing = input.id ? this.find(input.id) : null;
-    const traits = FLAVOR_TRAITS[flavor];
+    const traits = FLAVOR_RECORDS[flavor];
     if (traits.teams && !input.teamId) {
       throw new ServiceError('validation', TEAM_NEEDED, { fields: { teamId: [TEAM_NEEDED] } });
     }
@@ -216,7 +216,7 @@ export class AccountManager {
   connection(id: string): Connection {
     const account = this.find(id);
     // A MailCare server without a login is reached with no secret at all.
-    if (account.token === null && FLAVOR_TRAITS[account.flavor].auth === 'basic-or-none' && !this.vault.hasSessionToken(id)) {
+    if (account.token === null && FLAVOR_RECORDS[account.flavor].auth === 'basic-or-none' && !this.vault.hasSessionToken(id)) {
       return { baseUrl: account.baseUrl, teamId: account.teamId, token: null, flavor: account.flavor };
     }
     const opened = this.openToken(account);

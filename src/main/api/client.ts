@@ -13,7 +13,7 @@ import {
   type EmailPage,
 } from '../../shared/domain/email.ts';
 import { CLIP_CHARS, clipBody } from '../../shared/domain/clip.ts';
-import type { FlavorName } from '../../shared/domain/flavor.ts';
+import type { FlavorName } from '../../shared/flavors/index.ts';
 import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/list-query.ts';
 import { ServiceError } from './errors.ts';
 import { clientFlavor, type ClientFlavor, type Operation } from './flavors/index.ts';
@@ -255,10 +255,10 @@ export class ServiceClient {
     this.inFlight.add(controller);
     let release: (() => void) | null = null;
     const url = new URL(spec.path, this.root);
-    const headers: Record<string, string> = { Accept: spec.accept ?? this.flavor.mediaType };
+    const headers: Record<string, string> = { Accept: spec.accept ?? this.flavor.record.mediaType };
     const authorization = this.flavor.authorization(this.token);
     if (authorization !== null) headers.Authorization = authorization;
-    if (spec.body !== undefined) headers['Content-Type'] = this.flavor.mediaType;
+    if (spec.body !== undefined) headers['Content-Type'] = this.flavor.record.mediaType;
     try {
       release = await this.budget.acquire(spec.priority ?? 'read', controller.signal).catch((error: unknown) => {
         throw errorFromException(error, url.host);
@@ -471,7 +471,7 @@ export class ServiceClient {
       method: 'GET',
       path: `emails/${encodeURIComponent(emailId)}/attachments/${encodeURIComponent(attachmentId)}`,
       // The bytes are sent whatever we ask; asking JSON first makes errors come back as JSON, not an HTML page.
-      accept: `${this.flavor.mediaType}, application/octet-stream;q=0.9, */*;q=0.8`,
+      accept: `${this.flavor.record.mediaType}, application/octet-stream;q=0.9, */*;q=0.8`,
       maxBytes: LIMITS.attachmentBytes,
     });
     return { bytes: response.bytes, contentType: response.contentType };

@@ -4,7 +4,7 @@
  * (404 on the collection, an HTML page) means "not this flavor", anything
  * else (401, 403, a timeout) is the answer and is reported as it is.
  */
-import type { FlavorName } from '../../shared/domain/flavor.ts';
+import type { FlavorName } from '../../shared/flavors/index.ts';
 import { ServiceClient } from './client.ts';
 import { ServiceError } from './errors.ts';
 import type { HttpOptions } from './http.ts';

@@ -26,10 +26,10 @@ export async function payloadFor(
   const text = withBodies && email.has_text ? (await client.getEmailBody(emailId, 'text')).content : null;
   // The regex engine (re2js) is loaded on first use, not at start-up.
   const { matchAutomation } = await import('../../shared/domain/automation-match.ts');
-  const hits = matchAutomation(input, { subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length }, client.flavor.traits.addressCriteria);
+  const hits = matchAutomation(input, { subject: email.subject, sender: email.sender.email, inbox: email.inbox.email, attachmentCount: email.attachments.length }, client.flavor.record.addressCriteria);
   const payload = buildPayload(
     {
-      flavor: client.flavor.traits.name,
+      flavor: client.flavor.record.name,
       title: input.title,
       payloadFormat: input.payload_format,
       secretToken: input.action_secret_token,

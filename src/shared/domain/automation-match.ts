@@ -6,7 +6,7 @@ import { compilePattern } from './pattern.ts';
  * Every non-empty criterion must hit. The subject is a case-insensitive
  * regular expression (RE2 syntax: linear time, no backreferences or
  * lookaround). Sender and inbox are what the server's flavor says
- * (FlavorTraits.addressCriteria): email addresses, matching that address in
+ * (FlavorRecord.addressCriteria): email addresses, matching that address in
  * any case (the API document: "string, email format"), or regular
  * expressions (MailCare). Returns the criteria that hit, or null when the
  * automation does not match (a pattern that does not compile never matches).

@@ -1,5 +1,5 @@
 /** Automation rules and matching: no schema library, so the renderer can use them cheaply. */
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_RECORDS, type FlavorName } from '../flavors/index.ts';
 
 export const PAYLOAD_FORMATS = ['json', 'raw', 'json_with_bodies'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
@@ -68,7 +68,7 @@ function compiles(pattern: string): boolean {
  * criterion" and become null.
  */
 export function validateAutomationInput(body: unknown, flavor: FlavorName = DEFAULT_FLAVOR): Validation<Required<AutomationInput>> {
-  const traits = FLAVOR_TRAITS[flavor];
+  const traits = FLAVOR_RECORDS[flavor];
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -3,7 +3,7 @@
  * wrong (a position to point at), and what is risky about it. Pure, no
  * regex engine of its own beyond the platform's.
  */
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_RECORDS, type FlavorName } from '../flavors/index.ts';
 
 export interface PatternProblem {
   message: string;
@@ -75,7 +75,7 @@ function firstProblem(source: string): PatternProblem | null {
 const NESTED_REPEAT = /\((?:[^()\\]|\\.)*[*+}](?:[^()\\]|\\.)*\)[*+{]/;
 
 export function checkPattern(source: string, flavor: FlavorName = DEFAULT_FLAVOR): PatternReport {
-  const engine = FLAVOR_TRAITS[flavor].patternEngine;
+  const engine = FLAVOR_RECORDS[flavor].patternEngine;
   if (source.trim() === '') return { error: null, warnings: [] };
   let error = firstProblem(source);
   let compiled: RegExp | null = null;

@@ -4,7 +4,7 @@
  * finds the base, the team and the flavor the path gives away, and offers a
  * scheme when none was typed (https, or http for this machine). Runs anywhere.
  */
-import { likelyFlavor, type FlavorName } from './flavor.ts';
+import { likelyFlavor, type FlavorName } from '../flavors/index.ts';
 
 export type ParsedAddress =
   | {

@@ -6,7 +6,7 @@
  * in the HMAC.
  */
 import type { Criterion, PayloadFormat } from './automation.ts';
-import { FLAVOR_TRAITS, type FlavorName } from './flavor.ts';
+import { FLAVOR_RECORDS, type FlavorName } from '../flavors/index.ts';
 
 export interface PayloadParts {
   flavor: FlavorName;
@@ -50,7 +50,7 @@ export function buildPayload(
   parts: PayloadParts,
   options: { sign: (body: Uint8Array, secret: string) => string; deliveryId: string },
 ): WebhookPayload {
-  const traits = FLAVOR_TRAITS[parts.flavor];
+  const traits = FLAVOR_RECORDS[parts.flavor];
   const { signs, headerPrefix: prefix } = traits;
   let body: Uint8Array;
   let contentType: string;

@@ -1,10 +1,10 @@
 /**
  * How the client speaks to each kind of server: paths, auth, media type,
  * automations on the wire, and what a status means there. ServiceClient
- * asks its flavor; nothing else in src names a flavor but the traits table (test/unit/boundaries.test.ts).
+ * asks its flavor; nothing else in src names a flavor but the records (test/unit/boundaries.test.ts).
  */
 import type { AutomationInput } from '../../../shared/domain/automation.ts';
-import type { FlavorTraits } from '../../../shared/domain/flavor.ts';
+import type { FLAVOR_RECORDS, FlavorName } from '../../../shared/flavors/index.ts';
 import { ServiceError } from '../errors.ts';
 
 export type Operation =
@@ -20,8 +20,8 @@ export type Operation =
   | 'deleteAutomation';
 
 export interface ClientFlavor {
-  traits: FlavorTraits;
-  mediaType: string;
+  /** The server kind's constants (shared/flavors/): media type, paths, automation fields. */
+  record: (typeof FLAVOR_RECORDS)[FlavorName];
   /** The API root every path is resolved against (ends with a slash). */
   apiRoot(baseUrl: string, teamId: string): URL;
   /** The Authorization header for the stored secret, or null to send none. */

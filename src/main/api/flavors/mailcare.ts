@@ -4,7 +4,7 @@
  * whose PUT replaces every column (a boolean left out is a 500), and which
  * answer 403 when the server has them turned off.
  */
-import { FLAVOR_TRAITS } from '../../../shared/domain/flavor.ts';
+import { MAILCARE } from '../../../shared/flavors/mailcare.ts';
 import { unescapeHtmlSpecialChars } from '../../../shared/domain/raw-message.ts';
 import { ServiceError } from '../errors.ts';
 import { basePath, checkedBase, type ClientFlavor } from './base.ts';
@@ -12,8 +12,7 @@ import { basePath, checkedBase, type ClientFlavor } from './base.ts';
 const AUTOMATION_OPERATIONS = new Set(['listAutomations', 'createAutomation', 'updateAutomation', 'deleteAutomation']);
 
 export const mailcare: ClientFlavor = {
-  traits: FLAVOR_TRAITS.mailcare,
-  mediaType: 'application/vnd.mailcare.v1+json',
+  record: MAILCARE,
   apiRoot(baseUrl) {
     const url = checkedBase(baseUrl);
     url.pathname = `${basePath(url)}/api/`;

@@ -1,10 +1,9 @@
-/** The API document's service: /api/teams/{team}, Bearer, vnd.service.v1. */
-import { FLAVOR_TRAITS } from '../../../shared/domain/flavor.ts';
+/** The API document's service: /api/teams/{team}, Bearer, the vendor type (shared/flavors/service-v1.ts). */
+import { SERVICE_V1 } from '../../../shared/flavors/service-v1.ts';
 import { basePath, checkedBase, type ClientFlavor } from './base.ts';
 
 export const serviceV1: ClientFlavor = {
-  traits: FLAVOR_TRAITS['service-v1'],
-  mediaType: 'application/vnd.service.v1+json',
+  record: SERVICE_V1,
   apiRoot(baseUrl, teamId) {
     const url = checkedBase(baseUrl);
     url.pathname = `${basePath(url)}/api/teams/${encodeURIComponent(teamId)}/`;

@@ -1,7 +1,7 @@
 import { useMemo, type FormEvent } from 'react';
 import { checkPattern } from '../../../../shared/domain/pattern-check.ts';
 import type { PayloadFormat } from '../../../../shared/domain/automation.ts';
-import { FLAVOR_TRAITS, type FlavorTraits } from '../../../../shared/domain/flavor.ts';
+import { FLAVOR_RECORDS, type FlavorName, type FlavorRecord } from '../../../../shared/flavors/index.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
@@ -20,7 +20,7 @@ interface FieldSpec {
 }
 
 /** The form's fields as this kind of server understands them. Pure. */
-export function automationFields(traits: FlavorTraits): FieldSpec[] {
+export function automationFields(traits: FlavorRecord): FieldSpec[] {
   const regex = traits.addressCriteria === 'regex';
   const fields: FieldSpec[] = [
     { field: 'title', label: 'Title', hint: 'A name for the rule.' },
@@ -53,11 +53,11 @@ const FORMAT_LABELS: Record<PayloadFormat, string> = {
   json_with_bodies: 'JSON with the HTML and text bodies',
 };
 
-const isPattern = (field: TextField, traits: FlavorTraits) =>
+const isPattern = (field: TextField, traits: FlavorRecord) =>
   field === 'subject' || ((field === 'sender' || field === 'inbox') && traits.addressCriteria === 'regex');
 
 /** The pattern's error, pointed at, and its risks, as it is typed. */
-function PatternCheck({ source, flavor }: { source: string; flavor: FlavorTraits['name'] }) {
+function PatternCheck({ source, flavor }: { source: string; flavor: FlavorName }) {
   const report = useMemo(() => checkPattern(source, flavor), [source, flavor]);
   if (!report.error && report.warnings.length === 0) return null;
   return (
@@ -88,7 +88,7 @@ function AutomationForm() {
   const saveError = useStore((s) => s.saveError);
   const saving = useStore((s) => s.saving);
   const editingId = useStore((s) => s.editingId);
-  const traits = useStore((s) => FLAVOR_TRAITS[activeFlavor(s.accounts)]);
+  const traits = useStore((s) => FLAVOR_RECORDS[activeFlavor(s.accounts)]);
   const { changeDraft, saveDraft, cancelEdit } = useStore.getState();
 
   const submit = (event: FormEvent) => {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Criterion, MatchTarget } from '../../../../shared/domain/automation.ts';
-import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
+import { FLAVOR_RECORDS } from '../../../../shared/flavors/index.ts';
 import { activeFlavor } from '../settings/slice.ts';
 import type { PreviewAnswer, PreviewRule } from './preview-match.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
@@ -82,7 +82,7 @@ const LABELS: Record<Criterion, string> = { subject: 'subject', sender: 'sender'
 export function RulePreview({ draft }: { draft: AutomationDraft }) {
   const pool = useStore((s) => s.previewPool);
   const loadPool = useStore((s) => s.loadPreviewPool);
-  const addressCriteria = useStore((s) => FLAVOR_TRAITS[activeFlavor(s.accounts)].addressCriteria);
+  const addressCriteria = useStore((s) => FLAVOR_RECORDS[activeFlavor(s.accounts)].addressCriteria);
   useEffect(() => {
     void loadPool();
   }, [loadPool]);

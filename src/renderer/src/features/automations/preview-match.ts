@@ -8,7 +8,7 @@
  */
 import { matchAutomation } from '../../../../shared/domain/automation-match.ts';
 import type { Criterion, MatchTarget } from '../../../../shared/domain/automation.ts';
-import type { FlavorTraits } from '../../../../shared/domain/flavor.ts';
+import type { FlavorRecord } from '../../../../shared/flavors/index.ts';
 
 export interface PreviewRule {
   subject: string | null;
@@ -54,7 +54,7 @@ function mailcareMatcher(rule: PreviewRule): ((target: MatchTarget) => Criterion
   };
 }
 
-export function previewMatches(rule: PreviewRule, targets: MatchTarget[], traits: Pick<FlavorTraits, 'addressCriteria'>): PreviewAnswer {
+export function previewMatches(rule: PreviewRule, targets: MatchTarget[], traits: Pick<FlavorRecord, 'addressCriteria'>): PreviewAnswer {
   if (traits.addressCriteria === 'regex') {
     const match = mailcareMatcher(rule);
     if (typeof match === 'string') return { ok: false, message: match };

@@ -6,7 +6,7 @@ import {
   type PayloadFormat,
 } from '../../../../shared/domain/automation.ts';
 import type { Email } from '../../../../shared/domain/email.ts';
-import { FLAVOR_TRAITS } from '../../../../shared/domain/flavor.ts';
+import { FLAVOR_RECORDS } from '../../../../shared/flavors/index.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Effects } from '../../effects.ts';
@@ -249,7 +249,7 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
     },
 
     ruleFromEmail: (email) => {
-      const regexAddresses = FLAVOR_TRAITS[activeFlavor(get().accounts)].addressCriteria === 'regex';
+      const regexAddresses = FLAVOR_RECORDS[activeFlavor(get().accounts)].addressCriteria === 'regex';
       get().setView('automations');
       set({
         draftOrigin: EMPTY_DRAFT,

@@ -2,14 +2,14 @@ import type { FormEvent } from 'react';
 import { THEMES, type DENSITIES, type Settings } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
-import { FLAVOR_TRAITS, FLAVORS } from '../../../../shared/domain/flavor.ts';
+import { FLAVOR_RECORDS, FLAVORS } from '../../../../shared/flavors/index.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
 import { KeymapEditor } from './KeymapEditor.tsx';
 import { asksLogin, type AccountDraft } from './slice.ts';
 
 const FLAVOR_CHOICES: { value: AccountDraft['flavor']; label: string }[] = [
   { value: 'auto', label: 'Find out when testing' },
-  ...FLAVORS.map((name) => ({ value: name, label: FLAVOR_TRAITS[name].label })),
+  ...FLAVORS.map((name) => ({ value: name, label: FLAVOR_RECORDS[name].label })),
 ];
 
 function AccountForm() {
@@ -154,7 +154,7 @@ export function SettingsView() {
             <li key={a.id}>
               <span>
                 <strong>{a.name}</strong> — {a.baseUrl}
-                {a.teamId ? ` · team ${a.teamId}` : ''} · {FLAVOR_TRAITS[a.flavor].label}
+                {a.teamId ? ` · team ${a.teamId}` : ''} · {FLAVOR_RECORDS[a.flavor].label}
                 {a.id === accounts.activeId && <span className="badge">active</span>}
                 {!a.hasToken && <span className="badge error">no token</span>}
                 {a.tokenStorage === 'plaintext' && <span className="badge warning">token stored unencrypted</span>}

@@ -1,5 +1,5 @@
 import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
-import { DEFAULT_FLAVOR, FLAVOR_TRAITS, FLAVORS, type FlavorName } from '../../../../shared/domain/flavor.ts';
+import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, type FlavorName } from '../../../../shared/flavors/index.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
@@ -35,7 +35,7 @@ export function draftSecret(draft: Pick<AccountDraft, 'flavor' | 'username' | 't
 
 /** Whether this kind of server is reached with a login (email and password), not a token. */
 export function asksLogin(flavor: AccountDraft['flavor']): boolean {
-  return flavor !== 'auto' && FLAVOR_TRAITS[flavor].auth === 'basic-or-none';
+  return flavor !== 'auto' && FLAVOR_RECORDS[flavor].auth === 'basic-or-none';
 }
 
 /** The flavor of the account on screen (the demo speaks the API document's). */
@@ -145,7 +145,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get
       set({
         busy: false,
         accountDraft: { ...get().accountDraft, baseUrl: result.baseUrl, teamId: result.teamId, flavor: result.flavor },
-        connectionResult: `Connected to ${FLAVOR_TRAITS[result.flavor].label} at ${result.baseUrl}: ${result.total} ${result.total === 1 ? 'email' : 'emails'}.`,
+        connectionResult: `Connected to ${FLAVOR_RECORDS[result.flavor].label} at ${result.baseUrl}: ${result.total} ${result.total === 1 ? 'email' : 'emails'}.`,
       });
       return true;
     } catch (error) {

@@ -1,0 +1,30 @@
+/** The API document's service: /api/teams/{team}, Bearer, vnd.service.v1, signed webhooks. */
+import type { FlavorRecord } from './record.ts';
+
+export const SERVICE_V1 = {
+  name: 'service-v1',
+  label: 'Inbox service (API v1)',
+  mediaType: 'application/vnd.service.v1+json',
+  listMediaType: 'application/vnd.service.v1+json',
+  teams: true,
+  auth: 'bearer',
+  jsonBytes: 'javascript',
+  escapesRaw: false,
+  writeAnswer: 'resource',
+  paginator: 'keeps-filters',
+  negotiation: 'q-values',
+  errors: 'plain',
+  payloadFormats: ['json', 'raw', 'json_with_bodies'],
+  payloadLabel: 'Payload format',
+  forwarding: false,
+  addressCriteria: 'address',
+  requiresAction: false,
+  update: 'merge',
+  deletesOnFailedDelivery: false,
+  signs: true,
+  headerPrefix: 'X-Service',
+  titleHeader: 'percent-encoded',
+  patternEngine: 're2',
+  addressNames: 'fill',
+  serverSwitches: [],
+} as const satisfies FlavorRecord;
