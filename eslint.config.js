@@ -53,8 +53,25 @@ export default tseslint.config(
     },
   },
   {
+    // Components call store actions; the slices (through their effects) are what reach main.
+    files: ['src/renderer/src/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            nodeBuiltins,
+            { group: ['**/main/**', '**/server/**', '**/preload/**'], message: 'The renderer reaches main only through bridge.ts.' },
+            { group: ['**/bridge.ts'], importNames: ['call'], message: 'A component calls a store action, never the bridge.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Main's decisions run in plain Node: only the glue files may touch electron.
-    files: ['src/main/api/**/*.ts', 'src/main/account/**/*.ts', 'src/main/handlers.ts', 'src/main/connect.ts', 'src/main/account-session.ts', 'src/main/lifecycle.ts', 'src/main/renderer-files.ts', 'src/main/app-wiring.ts', 'src/server/**/*.ts'],
+    files: ['src/main/api/**/*.ts', 'src/main/account/**/*.ts', 'src/main/handlers.ts', 'src/main/handlers/**/*.ts', 'src/main/pending-deletes.ts', 'src/main/connect.ts', 'src/main/account-session.ts', 'src/main/lifecycle.ts', 'src/main/renderer-files.ts', 'src/main/app-wiring.ts', 'src/server/**/*.ts'],
     ignores: ['src/main/account/safe-storage.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
   },

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MenuCommand } from '../../shared/contract.ts';
-import { call, subscribe } from './bridge.ts';
+import { subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
@@ -221,7 +221,7 @@ function UpdateBanner() {
   return (
     <div className="demo-banner update-banner" role="status">
       Version {update.version} is ready: restart to update.{' '}
-      <button type="button" onClick={() => void call('installUpdate', undefined).catch(() => undefined)}>
+      <button type="button" onClick={() => useStore.getState().installUpdate()}>
         Restart now
       </button>
     </div>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PayloadPreview as Preview } from '../../../../shared/contract.ts';
 import { validateAutomationInput } from '../../../../shared/domain/automation.ts';
 import { curlCommand } from '../../../../shared/domain/webhook-payload.ts';
-import { asBridgeError, call } from '../../bridge.ts';
+import { asBridgeError } from '../../bridge.ts';
 import { useStore } from '../../store.ts';
 import { activeFlavor } from '../settings/slice.ts';
 import type { AutomationDraft } from './slice.ts';
@@ -26,7 +26,9 @@ export function PayloadPreview({ draft }: { draft: AutomationDraft }) {
     if (!emailId || !input) return;
     let current = true;
     const timer = setTimeout(() => {
-      call('automationPayload', { emailId, input })
+      useStore
+        .getState()
+        .previewPayload(emailId, input)
         .then((value) => {
           if (current) {
             setPreview(value);
@@ -80,7 +82,7 @@ export function PayloadPreview({ draft }: { draft: AutomationDraft }) {
             <button
               type="button"
               onClick={() => {
-                void call('copyText', { text: curlCommand(url ?? 'https://your-receiver.example/hook', preview) });
+                void useStore.getState().copyText(curlCommand(url ?? 'https://your-receiver.example/hook', preview));
                 setSent('Copied as a curl command.');
               }}
             >
@@ -91,15 +93,7 @@ export function PayloadPreview({ draft }: { draft: AutomationDraft }) {
               disabled={!url}
               onClick={() => {
                 setSent('Sending…');
-                call('sendTestPayload', { emailId, input })
-                  .then((result) =>
-                    setSent(
-                      result.error
-                        ? `Test not delivered: ${result.error}`
-                        : `Test sent: ${result.status} in ${result.ms} ms${result.responseStart ? ` — “${result.responseStart.slice(0, 120)}”` : ''}`,
-                    ),
-                  )
-                  .catch((error: unknown) => setSent(asBridgeError(error).message));
+                void useStore.getState().sendTestPayload(emailId, input).then(setSent);
               }}
             >
               Send test

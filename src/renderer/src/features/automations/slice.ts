@@ -1,7 +1,8 @@
-import type { BridgeError } from '../../../../shared/contract.ts';
+import type { BridgeError, PayloadPreview } from '../../../../shared/contract.ts';
 import {
   validateAutomationInput,
   type Automation,
+  type AutomationInput,
   type FieldErrors,
   type PayloadFormat,
 } from '../../../../shared/domain/automation.ts';
@@ -102,6 +103,12 @@ export interface AutomationsSlice {
   previewMatches: { id: string; subject: string }[];
   /** A new rule prefilled from an email: its sender, inbox and subject. */
   ruleFromEmail: (email: Email) => void;
+  /** The exact body and headers the service would post for this rule and email (main builds them). */
+  previewPayload: (emailId: string, input: Required<AutomationInput>) => Promise<PayloadPreview>;
+  /** Posts the payload to the rule's URL from main; answers what happened, in words. */
+  sendTestPayload: (emailId: string, input: Required<AutomationInput>) => Promise<string>;
+  /** Puts text on the system clipboard (main's). */
+  copyText: (text: string) => Promise<void>;
 }
 
 const PREVIEW_MAX = 200;
@@ -245,6 +252,25 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
         } catch {
           break;
         }
+      }
+    },
+
+    previewPayload: (emailId, input) => call('automationPayload', { emailId, input }),
+    sendTestPayload: async (emailId, input) => {
+      try {
+        const result = await call('sendTestPayload', { emailId, input });
+        return result.error
+          ? `Test not delivered: ${result.error}`
+          : `Test sent: ${result.status} in ${result.ms} ms${result.responseStart ? ` — “${result.responseStart.slice(0, 120)}”` : ''}`;
+      } catch (error) {
+        return asBridgeError(error).message;
+      }
+    },
+    copyText: async (text) => {
+      try {
+        await call('copyText', { text });
+      } catch (error) {
+        get().notify(asBridgeError(error));
       }
     },
 

@@ -68,6 +68,8 @@ export interface SettingsSlice {
   switchAccount: (id: string | null) => Promise<void>;
   removeAccount: (id: string) => Promise<void>;
   updateSettings: (patch: Partial<Settings>) => Promise<void>;
+  /** Restarts into the downloaded update (main quits and installs). */
+  installUpdate: () => void;
 }
 
 export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get) => ({
@@ -208,6 +210,8 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get
       get().notify(asBridgeError(error));
     }
   },
+
+  installUpdate: () => void call('installUpdate', undefined).catch((error: unknown) => get().notify(asBridgeError(error))),
 
   updateSettings: async (patch) => {
     try {

@@ -1,0 +1,64 @@
+/** Accounts and settings: connect (test, save with consent), switch, remove, and the app's own facts. */
+import type { AccountsState } from '../../shared/contract.ts';
+import { ServiceError } from '../api/errors.ts';
+import { saveAccount, testConnection } from '../connect.ts';
+import type { HandlerDeps, HandlerTable } from '../handlers.ts';
+import { normaliseExternalUrl } from '../security.ts';
+import type { HandlerContext } from './context.ts';
+
+export type AccountHandlers = Pick<
+  HandlerTable,
+  'getAccounts' | 'saveAccount' | 'testConnection' | 'switchAccount' | 'removeAccount' | 'getSettings' | 'updateSettings' | 'openExternal' | 'getAppInfo' | 'installUpdate'
+>;
+
+export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endSession: () => void): AccountHandlers {
+  const { accounts, session } = context;
+  const accountsState = (): AccountsState => ({
+    accounts: accounts.summaries(),
+    activeId: accounts.activeId,
+    demo: accounts.activeId === null,
+    encryptionAvailable: accounts.encryptionAvailable,
+    settingsRecovered: accounts.recovered,
+  });
+  const announce = (): AccountsState => {
+    // Accounts changed: the secrets to redact are read again when next needed.
+    context.secrets.forget();
+    const state = accountsState();
+    context.emit('accountsChanged', state);
+    return state;
+  };
+  return {
+    getAccounts: async () => accountsState(),
+    saveAccount: async (input) => {
+      const id = await saveAccount(input, deps);
+      if (session.activeKey === id) endSession();
+      return announce();
+    },
+    testConnection: (input) => testConnection(input, deps),
+    switchAccount: async ({ id }) => {
+      // Deletes waiting for their undo window belong to the account they were made in.
+      await session.flush('running');
+      await accounts.setActive(id);
+      endSession();
+      return announce();
+    },
+    removeAccount: async ({ id }) => {
+      await accounts.remove(id);
+      if (session.activeKey === id || accounts.activeId === null) endSession();
+      return announce();
+    },
+    getSettings: async () => accounts.settings,
+    updateSettings: (patch) => accounts.updateSettings(patch),
+    openExternal: async ({ url }) => {
+      const safe = normaliseExternalUrl(url);
+      if (safe === null) throw new ServiceError('bad-request', 'Only web and mailto links open outside the app.');
+      await deps.openExternal(safe);
+      return null;
+    },
+    getAppInfo: async () => ({ ...deps.app, demo: accounts.activeId === null }),
+    installUpdate: async () => {
+      deps.installUpdate?.();
+      return null;
+    },
+  };
+}

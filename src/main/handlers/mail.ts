@@ -1,0 +1,89 @@
+/** Reading and triage: the list and its watch, one email in its forms, deletes with undo, stars, files. */
+import { preferredFormat } from '../../shared/domain/email.ts';
+import { ServiceError } from '../api/errors.ts';
+import { inlineImages } from '../api/inline-images.ts';
+import { safeFileName } from '../file-names.ts';
+import type { HandlerDeps, HandlerTable } from '../handlers.ts';
+import { DEFAULT_POLL_MS, MailPoller } from '../poller.ts';
+import type { HandlerContext } from './context.ts';
+
+export type MailHandlers = Pick<
+  HandlerTable,
+  'listEmails' | 'watchList' | 'getEmail' | 'getEmailBody' | 'openEmail' | 'deleteEmail' | 'undoDelete' | 'setFavorite' | 'saveAttachment' | 'saveRawMessage' | 'getInlineImages'
+>;
+
+/** The poller that watches the list for new mail (the window visible, the rate budget allowing). */
+export function mailPoller(context: HandlerContext, deps: Pick<HandlerDeps, 'pollIntervalMs' | 'notify' | 'setBadgeCount'>): MailPoller {
+  const { accounts, session, withClient, emit } = context;
+  return new MailPoller({
+    intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
+    fetchPage: (query) => withClient((c) => c.listEmails(query, { fresh: true })),
+    fetchUnread: () => withClient(async (c) => (await c.listEmails({ unread: true, limit: 1 }, { fresh: true })).meta.total),
+    rate: () => session.rateLimit,
+    onPage: (query, page) => emit('listPolled', { query, page }),
+    onNewMail: (emails) => {
+      if (!accounts.settings.notifyNewMail || !deps.notify) return;
+      const first = emails[0]!;
+      const from = first.sender.display_name || first.sender.email;
+      deps.notify(emails.length === 1 ? `New mail from ${from}` : `${emails.length} new emails`, first.subject || '(no subject)');
+    },
+    onUnread: (count) => deps.setBadgeCount?.(count),
+    setTimer: (run, ms) => {
+      const timer = setTimeout(run, ms);
+      return () => clearTimeout(timer);
+    },
+    now: Date.now,
+  });
+}
+
+export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: Pick<HandlerDeps, 'saveFile'>): MailHandlers {
+  const { session, withClient } = context;
+  return {
+    listEmails: ({ fresh, ...query }) => {
+      if (fresh) poller.refreshed();
+      return withClient((c) => c.listEmails(query, { view: 'list', fresh }));
+    },
+    watchList: async ({ query, visible }) => {
+      poller.watch(query, visible);
+      return null;
+    },
+    getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
+    getEmailBody: ({ id, format, whole }) => withClient((c) => (whole ? c.getEmailBody(id, format) : c.readerBody(id, format))),
+    openEmail: ({ id }) =>
+      withClient(async (c) => {
+        // The list told main which formats it has: record and body are asked for together.
+        const known = c.knownEmail(id);
+        if (known && known.read === null) {
+          // Reading comes first: the body now; the JSON read that marks it read on the server is
+          // background work, queued within the rate budget (never dropped for it), sent when it allows.
+          const body = await c.readerBody(id, preferredFormat(known));
+          void c.getEmail(id).catch(() => undefined);
+          return { email: { ...known, read: new Date().toISOString() }, body };
+        }
+        const early = known ? c.readerBody(id, preferredFormat(known)).catch(() => null) : null;
+        const email = await c.getEmail(id, { view: 'message' });
+        const format = preferredFormat(email);
+        const earlyBody = await early;
+        const body = earlyBody?.format === format ? earlyBody : await c.readerBody(id, format);
+        return { email, body };
+      }),
+    deleteEmail: ({ id, undoMs }) => session.deleteSoon('email', id, undoMs),
+    undoDelete: async ({ id, kind }) => ({ undone: await session.undo(kind ?? 'email', id) }),
+    setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
+    saveAttachment: ({ emailId, attachmentId }) =>
+      withClient(async (c) => {
+        const email = await c.getEmail(emailId);
+        const attachment = email.attachments.find((a) => a.id === attachmentId);
+        if (!attachment) throw new ServiceError('not-found', 'That attachment is not part of this email.');
+        const { bytes } = await c.getAttachment(emailId, attachmentId);
+        return { savedTo: await deps.saveFile(safeFileName(attachment.file_name), bytes) };
+      }),
+    saveRawMessage: ({ id }) =>
+      withClient(async (c) => {
+        const email = c.knownEmail(id) ?? (await c.getEmail(id));
+        // The stored bytes as they are (rawMessage): what any mail program opens as the email.
+        return { savedTo: await deps.saveFile(safeFileName(`${email.subject || 'email'}.eml`), await c.rawMessage(id)) };
+      }),
+    getInlineImages: ({ id }) => withClient(async (c) => inlineImages((await c.getEmailBody(id, 'raw')).content)),
+  };
+}
