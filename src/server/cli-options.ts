@@ -22,7 +22,15 @@ export const CLI_OPTIONS = {
   token: { type: 'string', value: 'TOKEN', help: 'the bearer token (default: a new random one, printed)' },
   seed: { type: 'string', value: 'DIR', help: 'a folder of .eml files (and automations.json) to start from' },
   data: { type: 'string', value: 'DIR', help: 'keep the mail in DIR/<team>/mail.sqlite (default: in memory)' },
-  'smtp-port': { type: 'string', value: 'N', help: 'accept mail over SMTP on 127.0.0.1:N' },
+  'smtp-port': { type: 'string', value: 'N', help: 'accept mail over SMTP on port N (STARTTLS offered)' },
+  'smtp-host': { type: 'string', value: 'ADDRESS', default: '127.0.0.1', help: 'where SMTP listens; another interface than loopback lets other computers send' },
+  'smtps-port': { type: 'string', value: 'N', help: 'also take SMTP over TLS from the first byte on port N' },
+  'smtp-auth': { type: 'string', value: 'any|off|USER:PASS', default: 'any', help: 'AUTH PLAIN/LOGIN: any credentials, none offered, or only this pair' },
+  'smtp-require-auth': { type: 'boolean', help: 'refuse mail from a client that has not logged in (530)' },
+  'tls-cert': { type: 'string', value: 'FILE', help: 'PEM certificate for STARTTLS and --smtps-port (default: a self-signed one, kept in --data)' },
+  'tls-key': { type: 'string', value: 'FILE', help: 'its PEM private key' },
+  keep: { type: 'string', value: 'N', help: 'keep only the newest N emails (older ones are deleted as mail arrives)' },
+  'keep-days': { type: 'string', value: 'N', help: 'delete emails older than N days' },
   'rate-limit': { type: 'string', value: 'N', default: '60', help: 'requests a minute per client, as the real service (0: off)' },
   flavor: { type: 'string', value: 'NAME', default: DEFAULT_FLAVOR, help: `the wire to speak: ${FLAVORS.join(' or ')} (MailCare's own API)` },
   basic: { type: 'string', value: 'EMAIL:PASSWORD', help: 'mailcare: ask for this HTTP Basic login' },
@@ -40,6 +48,14 @@ export interface CliOptions {
   seed?: string;
   data?: string;
   smtpPort?: number;
+  smtpHost: string;
+  smtpsPort?: number;
+  smtpAuth: 'any' | 'off' | { user: string; password: string };
+  smtpRequireAuth: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  keep?: number;
+  keepDays?: number;
   rateLimit: number;
   flavor: FlavorName;
   basic?: { user: string; password: string };
@@ -90,6 +106,24 @@ export function parseCli(argv: string[]): CliParse {
     if (typeof parsed === 'string') return { kind: 'error', message: parsed };
     smtpPort = parsed;
   }
+  let smtpsPort: number | undefined;
+  if (values['smtps-port'] !== undefined) {
+    const parsed = port(String(values['smtps-port']), 'smtps-port');
+    if (typeof parsed === 'string') return { kind: 'error', message: parsed };
+    smtpsPort = parsed;
+  }
+  const authText = String(values['smtp-auth']);
+  const colonAt = authText.indexOf(':');
+  if (authText !== 'any' && authText !== 'off' && colonAt <= 0) return { kind: 'error', message: `--smtp-auth must be any, off or USER:PASS, not "${authText}"` };
+  const smtpAuth = authText === 'any' || authText === 'off' ? authText : { user: authText.slice(0, colonAt), password: authText.slice(colonAt + 1) };
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) return { kind: 'error', message: '--tls-cert and --tls-key go together' };
+  const counts: Record<'keep' | 'keep-days', number | undefined> = { keep: undefined, 'keep-days': undefined };
+  for (const name of ['keep', 'keep-days'] as const) {
+    if (values[name] === undefined) continue;
+    const text = String(values[name]);
+    if (!/^[1-9]\d{0,8}$/.test(text)) return { kind: 'error', message: `--${name} must be a whole number from 1, not "${text}"` };
+    counts[name] = Number(text);
+  }
   const rate = String(values['rate-limit']);
   if (!/^\d{1,6}$/.test(rate)) return { kind: 'error', message: `--rate-limit must be a whole number of requests a minute (0: off), not "${rate}"` };
   const flavor = String(values.flavor);
@@ -118,6 +152,13 @@ export function parseCli(argv: string[]): CliParse {
       ...(values.seed !== undefined ? { seed: String(values.seed) } : {}),
       ...(values.data !== undefined ? { data: String(values.data) } : {}),
       ...(smtpPort !== undefined ? { smtpPort } : {}),
+      smtpHost: String(values['smtp-host']),
+      ...(smtpsPort !== undefined ? { smtpsPort } : {}),
+      smtpAuth,
+      smtpRequireAuth: Boolean(values['smtp-require-auth']),
+      ...(values['tls-cert'] !== undefined ? { tlsCert: String(values['tls-cert']), tlsKey: String(values['tls-key']) } : {}),
+      ...(counts.keep !== undefined ? { keep: counts.keep } : {}),
+      ...(counts['keep-days'] !== undefined ? { keepDays: counts['keep-days'] } : {}),
       rateLimit: Number(rate),
       flavor,
       ...(basic ? { basic } : {}),
@@ -131,7 +172,7 @@ export function parseCli(argv: string[]): CliParse {
 /** One line for an error at start, from what Node threw. */
 export function startError(error: unknown, options: CliOptions): string {
   const err = error as NodeJS.ErrnoException & { address?: string; port?: number };
-  const flag = err.port !== undefined && err.port === options.smtpPort ? '--smtp-port' : '--port';
+  const flag = err.port === undefined ? '--port' : err.port === options.smtpPort ? '--smtp-port' : err.port === options.smtpsPort ? '--smtps-port' : '--port';
   switch (err.code) {
     case 'EADDRINUSE':
       return `port ${err.port} on ${err.address ?? options.host} is in use by another program: pick another with ${flag} (0 picks a free one)`;

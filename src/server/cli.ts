@@ -4,11 +4,13 @@
  * the options (cli-options.ts); a bad option or a failed start is one line and a
  * non-zero exit, never a stack.
  */
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { FLAVOR_RECORDS } from '../shared/flavors/index.ts';
 import { folderProblem, parseCli, startError, usage } from './cli-options.ts';
 import { randomToken, startReferenceService, type RunningService } from './index.ts';
 import { startParsePool } from './parse-pool.ts';
+import { selfSignedCertificate } from './self-signed.ts';
 
 const NAME = 'inbox-desk-server';
 const parsed = parseCli(process.argv.slice(2));
@@ -31,6 +33,26 @@ const dataDir = options.data === undefined ? undefined : resolve(options.data);
 const folderError = (seedDir && folderProblem('seed', seedDir)) || (dataDir && folderProblem('data', dataDir));
 if (folderError) fail(folderError);
 
+/** The certificate for STARTTLS and SMTPS: the user's, or one made once and kept in --data (in memory without it). */
+function certificate(): { key: string; cert: string } | undefined {
+  if (options.smtpPort === undefined) return undefined;
+  if (options.tlsCert && options.tlsKey) {
+    try {
+      return { cert: readFileSync(resolve(options.tlsCert), 'utf8'), key: readFileSync(resolve(options.tlsKey), 'utf8') };
+    } catch (error) {
+      return fail(`cannot read the certificate: ${(error as Error).message}`);
+    }
+  }
+  const kept = dataDir ? { cert: join(dataDir, 'smtp-cert.pem'), key: join(dataDir, 'smtp-key.pem') } : null;
+  if (kept && existsSync(kept.cert) && existsSync(kept.key)) return { cert: readFileSync(kept.cert, 'utf8'), key: readFileSync(kept.key, 'utf8') };
+  const made = selfSignedCertificate({ hosts: [options.smtpHost] });
+  if (kept) {
+    writeFileSync(kept.key, made.key, { mode: 0o600 });
+    writeFileSync(kept.cert, made.cert);
+  }
+  return made;
+}
+
 const started = Date.now();
 const token = options.token ?? randomToken();
 const parsePool = startParsePool();
@@ -43,6 +65,14 @@ try {
     seedDir,
     dataDir,
     smtpPort: options.smtpPort,
+    smtp: {
+      host: options.smtpHost,
+      tls: certificate(),
+      ...(options.smtpsPort !== undefined ? { tlsPort: options.smtpsPort } : {}),
+      auth: options.smtpAuth,
+      requireAuth: options.smtpRequireAuth,
+    },
+    retention: { ...(options.keep !== undefined ? { keep: options.keep } : {}), ...(options.keepDays !== undefined ? { days: options.keepDays } : {}) },
     rateLimit: options.rateLimit,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
     flavor: options.flavor,
@@ -81,5 +111,8 @@ if (!FLAVOR_RECORDS[options.flavor].teams) {
   console.log(`Base URL: ${running!.baseUrl}/api/teams/${options.team}`);
   console.log(`Token:    ${token}`);
 }
-if (running!.smtpPort !== null) console.log(`SMTP:     ${running!.smtpHost}:${running!.smtpPort} (loopback only)`);
+if (running!.smtpPort !== null) {
+  const auth = options.smtpAuth === 'off' ? 'no AUTH' : options.smtpAuth === 'any' ? 'AUTH with any user and password' : `AUTH as ${options.smtpAuth.user}`;
+  console.log(`SMTP:     ${running!.smtpHost}:${running!.smtpPort} (STARTTLS, ${auth})${running!.smtpTlsPort !== null ? `, TLS on ${running!.smtpTlsPort}` : ''}`);
+}
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FlavorName } from '../shared/flavors/index.ts';
 import { buildApp, type AccessLogEntry } from './app.ts';
-import { ReferenceService, type TeamConfig } from './service.ts';
+import { ReferenceService, type Retention, type TeamConfig } from './service.ts';
 import type { ParsedMessage } from './ingest.ts';
-import { startSmtp } from './smtp.ts';
+import { startSmtp, type RunningSmtp, type SmtpOptions } from './smtp.ts';
 
 export { signPayload } from './webhooks.ts';
 
@@ -17,6 +17,10 @@ export interface StartOptions {
   dataDir?: string;
   /** Starts the SMTP listener on this port (0 picks one). */
   smtpPort?: number;
+  /** The rest of SMTP: interface, certificate (STARTTLS and the TLS port), AUTH (smtp.ts). */
+  smtp?: Omit<SmtpOptions, 'port'>;
+  /** What the service keeps (the newest N, N days): pruned as mail arrives, at start and hourly. */
+  retention?: Retention;
   rateLimit?: number;
   /** The rate window, a minute unless a test shortens it. */
   rateWindowMs?: number;
@@ -46,6 +50,8 @@ export interface RunningService {
   baseUrl: string;
   teams: TeamConfig[];
   smtpPort: number | null;
+  /** The implicit-TLS SMTP port, when one was asked for. */
+  smtpTlsPort: number | null;
   /** The address SMTP listens on: loopback, whatever `host` says. */
   smtpHost: string | null;
   service: ReferenceService;
@@ -67,6 +73,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     allowPrivateWebhooks: options.allowPrivateWebhooks,
     flavor: options.flavor,
     parse: options.parse,
+    retention: options.retention,
   });
   for (const team of teams) {
     const loaded = await service.load(team.id);
@@ -86,11 +93,23 @@ export async function startReferenceService(options: StartOptions = {}): Promise
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const smtp = options.smtpPort === undefined ? null : await startSmtp(service, options.smtpPort);
+  let smtp: RunningSmtp | null = null;
+  try {
+    smtp = options.smtpPort === undefined ? null : await startSmtp(service, { port: options.smtpPort, ...options.smtp });
+  } catch (error) {
+    // HTTP is up already: it goes too, so a failed start leaves nothing listening.
+    await app.close();
+    service.close();
+    throw error;
+  }
+  service.prune();
+  const pruneHourly = options.retention?.days === undefined ? null : setInterval(() => service.prune(), 3_600_000);
+  pruneHourly?.unref();
   return {
     baseUrl: `http://${host}:${port}`,
     teams,
     smtpPort: smtp?.port ?? null,
+    smtpTlsPort: smtp?.tlsPort ?? null,
     smtpHost: smtp?.host ?? null,
     service,
     async inject(raw, injectOptions = {}) {
@@ -98,6 +117,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
       return stored.map((e) => e.id);
     },
     async close() {
+      if (pruneHourly) clearInterval(pruneHourly);
       await smtp?.close();
       await app.close();
       await service.settled();

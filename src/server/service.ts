@@ -25,7 +25,17 @@ export interface ServiceOptions {
   flavor?: FlavorName;
   /** Parses incoming mail (parse-pool.ts puts it on a thread); in place by default. */
   parse?: (raw: Buffer) => Promise<ParsedMessage>;
+  /** What a catcher keeps: the newest `keep` emails, and none older than `days` (Mailpit keeps 500). */
+  retention?: Retention;
 }
+
+export interface Retention {
+  keep?: number;
+  days?: number;
+}
+
+/** Live mail stored: its team and its emails (one per recipient). */
+export type ArrivalListener = (teamId: string, emails: StoredEmail[]) => void;
 
 /** What `--data` folders held before SQLite: state.json and one .eml per email. */
 interface LegacyState {
@@ -43,6 +53,20 @@ export class ReferenceService {
   private readonly pendingAutomations = new Set<Promise<unknown>>();
 
   private readonly options: ServiceOptions;
+  private readonly arrivals = new Set<ArrivalListener>();
+
+  /** Tells `listener` of each live arrival, as soon as it is stored; answers how to stop. */
+  onArrival(listener: ArrivalListener): () => void {
+    this.arrivals.add(listener);
+    return () => this.arrivals.delete(listener);
+  }
+
+  /** Applies the retention to a team (after an arrival, at start, and hourly for the days). */
+  prune(teamId = this.defaultTeamId): number {
+    const { keep, days } = this.options.retention ?? {};
+    if (keep === undefined && days === undefined) return 0;
+    return this.team(teamId).prune({ keep, olderThan: days === undefined ? undefined : new Date(Date.now() - days * 86_400_000) });
+  }
 
   constructor(options: ServiceOptions) {
     this.options = options;
@@ -106,6 +130,10 @@ export class ReferenceService {
         }),
       ),
     );
+    if (!options.seeded) {
+      this.prune(team.id);
+      for (const listener of this.arrivals) listener(team.id, stored);
+    }
     if (!options.seeded && team.automations.size > 0) {
       const content = { raw, html: parsed.html, text: parsed.text };
       for (const email of stored) {

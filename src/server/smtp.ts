@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { ReferenceService } from './service.ts';
 
 /** Largest message the listener takes, as SMTP SIZE advertises it. */
@@ -8,8 +8,38 @@ export const SMTP_MAX_BYTES = 25 * 1024 * 1024;
 /** Each recipient becomes a stored email (and a round of webhooks): capped per message. */
 export const SMTP_MAX_RECIPIENTS = 50;
 export const SMTP_MAX_CLIENTS = 20;
-/** SMTP has no auth here: it only ever listens on loopback, whatever the HTTP host. */
+/** Loopback unless the caller asks for another interface (and says why in its own words). */
 export const SMTP_HOST = '127.0.0.1';
+/** A command or AUTH line, CRLF included (RFC 5321 §4.5.3.1.4): refused past this before more of it is buffered. */
+export const SMTP_MAX_LINE = 512;
+/** A client that says nothing this long is let go. */
+export const SMTP_IDLE_MS = 60_000;
+
+/** What SMTP AUTH takes: nothing offered, any user and password (as Mailpit's "accept any"), or one pair. */
+export type SmtpAuth = 'off' | 'any' | { user: string; password: string };
+
+export interface SmtpOptions {
+  /** The plain port, with STARTTLS when a certificate is given (0 picks one). */
+  port: number;
+  host?: string;
+  /** A certificate for STARTTLS and the TLS port: without one, no TLS is offered. */
+  tls?: { key: string; cert: string };
+  /** A second port that speaks TLS from the first byte (SMTPS, 465 in production). */
+  tlsPort?: number;
+  auth?: SmtpAuth;
+  /** Refuse mail from a client that has not authenticated (530). Off by default: frameworks that never authenticate still deliver. */
+  requireAuth?: boolean;
+  maxBytes?: number;
+  idleMs?: number;
+}
+
+export interface RunningSmtp {
+  port: number;
+  /** The implicit-TLS port, when one was asked for. */
+  tlsPort: number | null;
+  host: string;
+  close: () => Promise<void>;
+}
 
 /**
  * Reads a message stream, keeping at most `maxBytes`: past that the rest is
@@ -37,31 +67,46 @@ export function collectUpTo(stream: Readable, maxBytes: number): Promise<{ bytes
 
 const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
 
-/**
- * An SMTP listener on loopback so any program can send test mail in. No auth
- * and no TLS. Mail goes to the first team.
- */
-export async function startSmtp(service: ReferenceService, port: number): Promise<{ port: number; host: string; close: () => Promise<void> }> {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    size: SMTP_MAX_BYTES,
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
+/** One listener's options: the same handlers on the plain and the TLS port. */
+function serverOptions(service: ReferenceService, options: SmtpOptions, secure: boolean): SMTPServerOptions {
+  const auth = options.auth ?? 'off';
+  const maxBytes = options.maxBytes ?? SMTP_MAX_BYTES;
+  const host = options.host ?? SMTP_HOST;
+  return {
+    secure,
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
+    // Without a certificate there is nothing to upgrade to; with one, STARTTLS is offered on the plain port.
+    hideSTARTTLS: !options.tls,
+    disabledCommands: [...(auth === 'off' ? ['AUTH'] : []), ...(options.tls ? [] : ['STARTTLS'])],
+    authMethods: ['PLAIN', 'LOGIN'],
+    authOptional: !options.requireAuth,
+    // On this computer a password crosses no network; on another interface AUTH waits for TLS.
+    allowInsecureAuth: isLoopback(host),
+    size: maxBytes,
     maxClients: SMTP_MAX_CLIENTS,
+    // smtp-server counts the line without its CRLF.
+    maxCommandLength: SMTP_MAX_LINE - 2,
+    socketTimeout: options.idleMs ?? SMTP_IDLE_MS,
     logger: false,
-    banner: 'Inbox Desk reference service',
+    banner: 'Inbox Desk catches this mail; it goes nowhere else',
+    onAuth(credentials, _session, callback) {
+      if (auth === 'any') return callback(null, { user: credentials.username ?? '' });
+      if (auth !== 'off' && credentials.username === auth.user && credentials.password === auth.password) return callback(null, { user: auth.user });
+      return callback(smtpError('Authentication failed: this user and password are not the ones Inbox Desk was given', 535));
+    },
+    onMailFrom(_address, session, callback) {
+      if (options.requireAuth && !session.user) return callback(smtpError('Authentication required: log in with the user and password Inbox Desk shows', 530));
+      callback();
+    },
     onRcptTo(_address, session, callback) {
-      if (session.envelope.rcptTo.length >= SMTP_MAX_RECIPIENTS) {
-        callback(smtpError(`Too many recipients: at most ${SMTP_MAX_RECIPIENTS} per message`, 452));
-        return;
-      }
+      if (session.envelope.rcptTo.length >= SMTP_MAX_RECIPIENTS) return callback(smtpError(`Too many recipients: at most ${SMTP_MAX_RECIPIENTS} per message`, 452));
       callback();
     },
     onData(stream, session, callback) {
-      collectUpTo(stream, SMTP_MAX_BYTES).then(({ bytes }) => {
-        if (bytes === null) {
-          callback(smtpError('Message exceeds the size limit', 552));
-          return;
-        }
+      collectUpTo(stream, maxBytes).then(({ bytes }) => {
+        if (bytes === null) return callback(smtpError(`Message too large: at most ${maxBytes} bytes`, 552));
         const recipients = session.envelope.rcptTo.map((r) => r.address);
         service.ingest(bytes, { recipients }).then(
           () => callback(),
@@ -69,7 +114,10 @@ export async function startSmtp(service: ReferenceService, port: number): Promis
         );
       }, callback);
     },
-  });
+  };
+}
+
+async function listen(server: SMTPServer, port: number, host: string): Promise<number> {
   // Replies written in the same turn (to pipelined MAIL, RCPT and DATA) leave as one
   // segment, as RFC 2920 §3.2 asks: one write each cost a system call per reply.
   server.server.on('connection', (socket: Socket) => {
@@ -84,12 +132,44 @@ export async function startSmtp(service: ReferenceService, port: number): Promis
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, SMTP_HOST, () => resolve());
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}
+
+/**
+ * The service's SMTP, as the frameworks that send mail expect it: EHLO with
+ * PIPELINING, 8BITMIME, SMTPUTF8 and SIZE; STARTTLS and an implicit-TLS port
+ * when given a certificate; AUTH PLAIN and LOGIN taking any credentials or
+ * one pair; clear 5xx answers; lines, sizes, recipients, clients and idle
+ * time all bounded. Mail goes to the first team, one email per recipient.
+ */
+export async function startSmtp(service: ReferenceService, options: SmtpOptions): Promise<RunningSmtp> {
+  const host = options.host ?? SMTP_HOST;
+  const plain = new SMTPServer(serverOptions(service, options, false));
+  const port = await listen(plain, options.port, host);
+  let secure: SMTPServer | null = null;
+  let tlsPort: number | null = null;
+  if (options.tlsPort !== undefined && options.tls) {
+    secure = new SMTPServer(serverOptions(service, options, true));
+    try {
+      tlsPort = await listen(secure, options.tlsPort, host);
+    } catch (error) {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+      throw error;
+    }
+  }
+  const closeOne = (server: SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
   return {
-    port: typeof address === 'object' && address ? address.port : port,
-    host: typeof address === 'object' && address ? address.address : SMTP_HOST,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    port,
+    tlsPort,
+    host,
+    close: async () => {
+      await Promise.all([closeOne(plain), ...(secure ? [closeOne(secure)] : [])]);
+    },
   };
 }

@@ -452,6 +452,21 @@ export class TeamStore {
     return this.sql('DELETE FROM emails WHERE id = ?').run(id).changes > 0;
   }
 
+  /** Every email gone (a catcher's "delete all"): answers how many. */
+  deleteAll(): number {
+    return Number(this.sql('DELETE FROM emails').run().changes);
+  }
+
+  /** Keeps the newest `keep` emails and none older than `olderThan`; answers how many went. */
+  prune({ keep, olderThan }: { keep?: number; olderThan?: Date }): number {
+    let removed = 0;
+    if (olderThan !== undefined) removed += Number(this.sql('DELETE FROM emails WHERE created_at < ?').run(olderThan.getTime()).changes);
+    if (keep !== undefined && this.count() > keep) {
+      removed += Number(this.sql('DELETE FROM emails WHERE seq IN (SELECT seq FROM emails ORDER BY created_at DESC, id LIMIT -1 OFFSET ?)').run(keep).changes);
+    }
+    return removed;
+  }
+
   /** One page of the list, newest first (ties by id, so pages are stable), and the total. */
   page(filters: ListFilters, offset = 0, limit = -1): EmailPage {
     const where: string[] = [];

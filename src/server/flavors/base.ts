@@ -42,6 +42,8 @@ export interface ServerWire {
   updateFields(body: Record<string, unknown>, value: Required<AutomationInput>): Partial<Required<AutomationInput>>;
   /** The list's answer: its body and its Content-Type. */
   list(page: ListPage): Answer;
+  /** DELETE /emails is a route of this server's. */
+  deletesAll: boolean;
   /** Where the API sits for a team: /api/teams/{team} or /api. */
   apiPath(teamId: string): string;
   /** A rule written (201 created, 200 updated): the rule, or an empty 200. */
@@ -98,8 +100,9 @@ export const counters = (automation: StoredAutomation) => ({
 export { validateAutomationInput };
 
 /** What both wires derive from their record alone. */
-export function fromRecord(record: FlavorRecord, automationResource: (automation: StoredAutomation) => Record<string, unknown>, empty: () => Answer): Pick<ServerWire, 'apiPath' | 'written'> {
+export function fromRecord(record: FlavorRecord, automationResource: (automation: StoredAutomation) => Record<string, unknown>, empty: () => Answer): Pick<ServerWire, 'apiPath' | 'written' | 'deletesAll'> {
   return {
+    deletesAll: record.deleteAll,
     apiPath: (teamId) => (record.teams ? `/api/teams/${encodeURIComponent(teamId)}` : '/api'),
     written: (status, automation) => (record.writeAnswer === 'empty' ? empty() : { status, type: record.mediaType, body: { data: automationResource(automation) } }),
   };

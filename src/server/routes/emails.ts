@@ -55,6 +55,13 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
     }
   });
 
+  if (wire.deletesAll) {
+    // Every email of the team: the catcher's "delete all" (the app sends it once its Undo window has passed).
+    app.delete('/emails', { schema: { response: { 200: z.object({ deleted: z.number().int().min(0) }) } } }, async (request, reply) =>
+      answer(reply, route, { status: 200, type: 'application/json', body: { deleted: request.team.deleteAll() } }),
+    );
+  }
+
   app.delete<{ Params: z.infer<typeof EmailParams> }>('/emails/:id', { schema: { params: EmailParams } }, async (request, reply) =>
     answer(reply, route, request.team.deleteEmail(request.params.id) ? wire.empty() : wire.notFound(request, { model: 'Email', id: request.params.id })),
   );

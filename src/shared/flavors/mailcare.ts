@@ -18,6 +18,7 @@ export const MAILCARE = {
   writeAnswer: 'empty',
   paginator: 'laravel',
   negotiation: 'laravel-prefers',
+  deleteAll: false,
   errors: 'laravel8',
   payloadFormats: ['json', 'raw'],
   payloadLabel: 'What the webhook receives (post_raw)',

@@ -29,6 +29,8 @@ export interface FlavorRecord {
   paginator: 'keeps-filters' | 'laravel';
   /** Accept is negotiated with q-values and wildcards, or by Laravel's Request::prefers. */
   negotiation: 'q-values' | 'laravel-prefers';
+  /** DELETE /emails empties the mailbox (the reference service's catcher; MailCare has no such route). */
+  deleteAll: boolean;
   /** Errors: the first error's words for a 422, or Laravel 8's "The given data was invalid."; an HTML page for a 404 a browser asks for. */
   errors: 'plain' | 'laravel8';
 

@@ -13,6 +13,7 @@ export const SERVICE_V1 = {
   writeAnswer: 'resource',
   paginator: 'keeps-filters',
   negotiation: 'q-values',
+  deleteAll: true,
   errors: 'plain',
   payloadFormats: ['json', 'raw', 'json_with_bodies'],
   payloadLabel: 'Payload format',
