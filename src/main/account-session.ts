@@ -9,6 +9,7 @@ import type { AccountManager } from './account/accounts.ts';
 import { ServiceClient, type Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
+import { CATCHER_ID } from '../shared/domain/catcher.ts';
 import { PendingDeletes, type PendingDelete } from './pending-deletes.ts';
 
 const DEMO = 'demo';
@@ -16,6 +17,8 @@ const DEMO = 'demo';
 export interface SessionDeps {
   accounts: AccountManager;
   startDemo: () => Promise<Connection>;
+  /** "This computer": the catcher's connection, or why it has none (switched off, its port taken). */
+  startCatcher?: () => Promise<Connection>;
   http?: Partial<HttpOptions>;
   emit: <E extends EventName>(event: E, payload: Events[E]) => void;
   /** The journal of deletes in their undo window (pending-deletes.ts); in memory without one. */
@@ -34,8 +37,8 @@ interface Open {
 export class AccountSession {
   private open: Open | null = null;
   private readonly pending: PendingDeletes;
-  /** The demo's token, once started: a secret to keep out of messages. */
-  demoToken: string | null = null;
+  /** The tokens of the app's own services (the demo's, the catcher's), once started: secrets to keep out of messages. */
+  readonly localTokens = new Set<string>();
   private readonly deps: SessionDeps;
 
   constructor(deps: SessionDeps) {
@@ -61,8 +64,8 @@ export class AccountSession {
     const { accounts } = this.deps;
     const key = accounts.activeId ?? DEMO;
     if (this.open?.key === key) return this.open;
-    const connection = key === DEMO ? await this.deps.startDemo() : accounts.connection(key);
-    if (key === DEMO) this.demoToken = connection.token;
+    const connection = key === DEMO ? await this.deps.startDemo() : key === CATCHER_ID ? await this.catcherConnection() : accounts.connection(key);
+    if (key === DEMO || key === CATCHER_ID) this.localTokens.add(connection.token ?? '');
     // Another call may have switched first while the demo was starting.
     if (this.open?.key === key) return this.open;
     this.open?.dispose();
@@ -110,6 +113,11 @@ export class AccountSession {
     return null;
   }
 
+  private catcherConnection(): Promise<Connection> {
+    if (!this.deps.startCatcher) throw new ServiceError('server', 'This build has no catcher.');
+    return this.deps.startCatcher();
+  }
+
   /** Takes a waiting delete back: true when it had not been sent yet. */
   undo(kind: PendingDelete['kind'], id: string): Promise<boolean> {
     return this.pending.cancel(deleteKey(kind, id));
@@ -134,8 +142,10 @@ export class AccountSession {
   private async sendDelete(entry: PendingDelete): Promise<void> {
     if (this.open?.key === entry.account) return sendTo(this.open.client, entry.kind, entry.id);
     // The demo's mail does not outlive its run, and a removed account has nowhere to send to.
-    if (entry.account === DEMO || !this.deps.accounts.summaries().some((a) => a.id === entry.account)) return;
-    const client = new ServiceClient(this.deps.accounts.connection(entry.account), this.deps.http);
+    if (entry.account === DEMO) return;
+    if (entry.account !== CATCHER_ID && !this.deps.accounts.summaries().some((a) => a.id === entry.account)) return;
+    const connection = entry.account === CATCHER_ID ? await this.catcherConnection() : this.deps.accounts.connection(entry.account);
+    const client = new ServiceClient(connection, this.deps.http);
     try {
       await sendTo(client, entry.kind, entry.id);
     } finally {
@@ -145,4 +155,5 @@ export class AccountSession {
 }
 
 const deleteKey = (kind: PendingDelete['kind'], id: string) => `${kind}:${id}`;
-const sendTo = (client: ServiceClient, kind: PendingDelete['kind'], id: string) => (kind === 'email' ? client.deleteEmail(id) : client.deleteAutomation(id));
+const sendTo = (client: ServiceClient, kind: PendingDelete['kind'], id: string) =>
+  kind === 'email' ? client.deleteEmail(id) : kind === 'automation' ? client.deleteAutomation(id) : client.deleteAllEmails(id);

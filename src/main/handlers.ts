@@ -12,6 +12,8 @@ import type { AccountManager } from './account/accounts.ts';
 import { AccountSession } from './account-session.ts';
 import type { ConsentQuestion } from './connect.ts';
 import type { MailPoller } from './poller.ts';
+import type { Catcher } from './catcher.ts';
+import { CATCHER_ID } from '../shared/domain/catcher.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { automationHandlers } from './handlers/automations.ts';
 import { privateTargetConsent, Redaction, type HandlerContext } from './handlers/context.ts';
@@ -24,6 +26,8 @@ export interface HandlerDeps {
   accounts: AccountManager;
   /** Starts (once) the bundled reference service and answers how to reach it. */
   startDemo: () => Promise<Connection>;
+  /** "This computer": the catcher (catcher.ts), absent in builds and tests without one. */
+  catcher?: Catcher;
   openExternal: (url: string) => Promise<void>;
   /** Asks the user where to save; answers the path, or null when cancelled. */
   saveFile: (suggestedName: string, bytes: Buffer) => Promise<string | null>;
@@ -80,6 +84,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const { accounts } = deps;
   const session = new AccountSession({
     ...deps,
+    ...(deps.catcher ? { startCatcher: () => deps.catcher!.connection() } : {}),
     onDeleteRefused: (entry, error) => deps.emit('deleteFailed', { id: entry.id, kind: entry.kind, error: toBridgeError(error, secrets.all()) }),
   });
   const secrets = new Redaction(accounts, session);
@@ -98,16 +103,26 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     poller.watch(null, false);
   };
   const { unsavedDraft, ...automations } = automationHandlers(context);
+  const { announce, ...accountTable } = accountHandlers(context, deps, endSession);
+  // The catcher says what it is doing (starting, listening, its port taken), and when mail arrives:
+  // the switcher and Settings follow, and the list it shows polls at once.
+  const stopCatcher = [
+    deps.catcher?.onChange(() => announce()),
+    deps.catcher?.onArrival(() => {
+      if (accounts.activeId === CATCHER_ID) poller.arrived();
+    }),
+  ];
 
   return {
     table: {
       ...mailHandlers(context, poller, deps),
       ...automations,
       ...qaHandlers(context, deps),
-      ...accountHandlers(context, deps, endSession),
+      ...accountTable,
     },
     secrets: () => secrets.all(),
     dispose: () => {
+      for (const stop of stopCatcher) stop?.();
       poller.stop();
       endSession();
     },

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { AccountManager } from './account/accounts.ts';
 import { electronCipher } from './account/safe-storage.ts';
 import { TokenVault } from './account/vault.ts';
-import { demoStarter } from './demo.ts';
+import { Catcher } from './catcher.ts';
+import { demoService } from './local-service.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter } from './ipc.ts';
 import { closeGuard, desktopServices, wireEarly, wireReady, wireWindows, type DesktopLike } from './app-wiring.ts';
@@ -25,7 +26,8 @@ if (!app.requestSingleInstanceLock()) {
   let mainWindow: BrowserWindow | null = null;
   const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
   const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(app.getAppPath(), 'resources');
-  const demo = demoStarter(resourcesDir, join(import.meta.dirname, 'demo-worker.js'));
+  const workerPath = join(import.meta.dirname, 'local-service-worker.js');
+  const demo = demoService(resourcesDir, workerPath);
 
   wireEarly(app, { platform: process.platform, mainWindow: () => mainWindow });
 
@@ -36,6 +38,9 @@ if (!app.requestSingleInstanceLock()) {
       aboutPanelOptions({ name: 'Inbox Desk', version: app.getVersion(), license: PROJECT.license, homepage: PROJECT.homepage, electron: process.versions.electron, iconPath }),
     );
     const accounts = await AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher));
+    // "This computer" catches mail from launch while it is on, whichever account is shown.
+    const catcher = new Catcher({ workerPath, dataDir: join(app.getPath('userData'), 'catcher') }, accounts.catcher, accounts.catcherHasPassword);
+    void catcher.apply(accounts.catcher, accounts.catcherPassword(), accounts.catcherHasPassword);
     const emit = emitter(() => mainWindow?.webContents ?? null);
     const desktop: DesktopLike<BrowserWindow> = {
       mainWindow: () => mainWindow,
@@ -73,6 +78,7 @@ if (!app.requestSingleInstanceLock()) {
     const handlers = createHandlers({
       accounts,
       startDemo: demo.start,
+      catcher,
       ...desktopServices(desktop),
       emit,
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
@@ -91,6 +97,7 @@ if (!app.requestSingleInstanceLock()) {
       onWillQuit: () => {
         updates?.stop();
         void demo.stop();
+        void catcher.stop();
       },
       onSignal: (signal, listener) => process.on(signal, listener),
     });

@@ -10,11 +10,12 @@ import { JsonFile } from './account/json-file.ts';
 import { ServiceError } from './api/errors.ts';
 
 export interface PendingDelete {
-  /** `email:<id>` or `automation:<id>`: one waiting delete per item. */
+  /** `email:<id>`, `automation:<id>` or `all:<through>`: one waiting delete per item. */
   key: string;
   /** The account it was made in (the demo's key for the demo). */
   account: string;
-  kind: 'email' | 'automation';
+  /** One email, one rule, or every email of the account that arrived by the time in `id` (the catcher's "delete all"). */
+  kind: 'email' | 'automation' | 'all';
   id: string;
 }
 
@@ -35,7 +36,7 @@ const alreadyGone = (error: unknown) => error instanceof ServiceError && error.k
 
 const isEntry = (value: unknown): value is PendingDelete => {
   const entry = value as PendingDelete;
-  return typeof entry?.key === 'string' && typeof entry.account === 'string' && (entry.kind === 'email' || entry.kind === 'automation') && typeof entry.id === 'string';
+  return typeof entry?.key === 'string' && typeof entry.account === 'string' && (entry.kind === 'email' || entry.kind === 'automation' || entry.kind === 'all') && typeof entry.id === 'string';
 };
 
 export class PendingDeletes {

@@ -33,6 +33,8 @@ export class MailPoller {
   private cancel: (() => void) | null = null;
   private known: Set<string> | null = null;
   private running = false;
+  /** A poll was asked for while one ran: it runs again when that one is done. */
+  private again = false;
   /** Polls actually sent, and skipped for the budget (for tests and the bench). */
   readonly counts = { polled: 0, skipped: 0 };
 
@@ -67,10 +69,22 @@ export class MailPoller {
     this.cancel = this.deps.setTimer(() => void this.tick(), this.deps.intervalMs);
   }
 
+  /**
+   * Mail arrived on a service that says so (the catcher): poll now, window hidden
+   * or not, so the list, the badge and the notification follow at once.
+   */
+  arrived(): void {
+    void this.tick({ evenHidden: true });
+  }
+
   /** One poll, if the budget allows; then the next one is scheduled either way. */
-  async tick(): Promise<void> {
+  async tick(options: { evenHidden?: boolean } = {}): Promise<void> {
     const query = this.query;
-    if (query === null || !this.visible || this.running) return;
+    if (query === null || (!this.visible && !options.evenHidden)) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     if (!canPoll(this.deps.rate(), this.deps.now())) {
       this.counts.skipped += 1;
       this.reschedule();
@@ -92,6 +106,10 @@ export class MailPoller {
     } finally {
       this.running = false;
       this.reschedule();
+      if (this.again) {
+        this.again = false;
+        void this.tick({ evenHidden: true });
+      }
     }
   }
 }

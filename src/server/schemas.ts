@@ -42,6 +42,8 @@ export const ListQuery = z.object({
   limit: count,
 });
 
+export const DeleteAllQuery = z.object({ through: date('through') });
+
 export const EmailParams = z.object({ teamId: z.string().optional(), id: z.string() });
 export const AttachmentParams = EmailParams.extend({ attachmentId: z.string() });
 export const AutomationParams = z.object({ teamId: z.string().optional(), id: z.string() });

@@ -452,9 +452,10 @@ export class TeamStore {
     return this.sql('DELETE FROM emails WHERE id = ?').run(id).changes > 0;
   }
 
-  /** Every email gone (a catcher's "delete all"): answers how many. */
-  deleteAll(): number {
-    return Number(this.sql('DELETE FROM emails').run().changes);
+  /** Every email gone (a catcher's "delete all"), or every one that arrived by `through`: answers how many. */
+  deleteAll(through?: Date): number {
+    if (through === undefined) return Number(this.sql('DELETE FROM emails').run().changes);
+    return Number(this.sql('DELETE FROM emails WHERE created_at <= ?').run(through.getTime()).changes);
   }
 
   /** Keeps the newest `keep` emails and none older than `olderThan`; answers how many went. */
@@ -462,7 +463,8 @@ export class TeamStore {
     let removed = 0;
     if (olderThan !== undefined) removed += Number(this.sql('DELETE FROM emails WHERE created_at < ?').run(olderThan.getTime()).changes);
     if (keep !== undefined && this.count() > keep) {
-      removed += Number(this.sql('DELETE FROM emails WHERE seq IN (SELECT seq FROM emails ORDER BY created_at DESC, id LIMIT -1 OFFSET ?)').run(keep).changes);
+      // The newest by arrival: emails of the same millisecond in the order they came.
+      removed += Number(this.sql('DELETE FROM emails WHERE seq IN (SELECT seq FROM emails ORDER BY created_at DESC, seq DESC LIMIT -1 OFFSET ?)').run(keep).changes);
     }
     return removed;
   }

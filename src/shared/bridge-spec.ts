@@ -32,6 +32,8 @@ export const METHODS = [
   'removeAccount',
   'getSettings',
   'updateSettings',
+  'updateCatcher',
+  'deleteAllEmails',
   'openExternal',
   'getAppInfo',
   'installUpdate',

@@ -9,6 +9,7 @@ import type { Automation, FieldErrors } from './domain/automation.ts';
 import type { BodyFormat, Email, EmailBody, EmailPage } from './domain/email.ts';
 import { FLAVORS, type FlavorName } from './flavors/index.ts';
 import { ListQuerySchema, type ListQuery } from './domain/list-query.ts';
+import type { CatcherState } from './domain/catcher.ts';
 import { AFTER_DELETE, DEFAULT_SETTINGS, DENSITIES, THEMES, type Settings } from './domain/settings.ts';
 import type { UpdateStatus } from './domain/update.ts';
 import type { EventName, Method } from './bridge-spec.ts';
@@ -134,7 +135,8 @@ export const contract = {
   openEmail: z.object({ id: Id }).strict(),
   /** `undoMs`: the DELETE waits this long for an undoDelete (main flushes it on quit). */
   deleteEmail: z.object({ id: Id, undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
-  undoDelete: z.object({ id: Id, kind: z.enum(['email', 'automation']).optional() }).strict(),
+  /** `id` is the email's or the rule's, or a delete-all's `through`. */
+  undoDelete: z.object({ id: z.string().min(1).max(200), kind: z.enum(['email', 'automation', 'all']).optional() }).strict(),
   setFavorite: z.object({ id: Id, favorite: z.boolean() }).strict(),
   saveAttachment: z.object({ emailId: Id, attachmentId: Id }).strict(),
   saveRawMessage: z.object({ id: Id }).strict(),
@@ -166,6 +168,26 @@ export const contract = {
   removeAccount: z.object({ id: Id }).strict(),
   getSettings: None,
   updateSettings: SettingsPatchSchema,
+  /** "This computer": its settings (and its AUTH user's password, which main seals and never sends back). */
+  updateCatcher: z
+    .object({
+      enabled: z.boolean().optional(),
+      host: z.string().min(1).max(255).optional(),
+      port: z.number().int().min(1).max(65535).optional(),
+      tlsPort: z.number().int().min(1).max(65535).nullable().optional(),
+      auth: z.union([z.enum(['any', 'off']), z.object({ user: z.string().min(1).max(200) }).strict()]).optional(),
+      password: z.string().min(1).max(500).optional(),
+      requireAuth: z.boolean().optional(),
+      keep: z.number().int().min(1).max(10_000_000).nullable().optional(),
+      keepDays: z.number().int().min(1).max(36_500).nullable().optional(),
+      addressPattern: z.string().min(3).max(200).optional(),
+    })
+    .strict(),
+  /**
+   * Every email of the open account that arrived by now (main's clock, to the millisecond: the app's own
+   * services share it): sent once the undo window has passed; mail arriving meanwhile stays.
+   */
+  deleteAllEmails: z.object({ undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
   openExternal: z.object({ url: z.string().max(8000) }).strict(),
   getAppInfo: None,
   /** Restart into a downloaded update: only ever on the user's word. */
@@ -265,6 +287,8 @@ export interface AccountsState {
   encryptionAvailable: boolean;
   /** The settings file was damaged at start: a backup or the defaults were used. */
   settingsRecovered: boolean;
+  /** "This computer", the catcher: its settings and whether it listens. */
+  catcher: CatcherState;
 }
 
 export interface RateLimitState {
@@ -315,6 +339,9 @@ export interface Results {
   removeAccount: AccountsState;
   getSettings: Settings;
   updateSettings: Settings;
+  updateCatcher: AccountsState;
+  /** The moment it reaches to: what arrives after stays, on the server and on screen. */
+  deleteAllEmails: { through: string };
   openExternal: null;
   getAppInfo: AppInfo;
   installUpdate: null;
@@ -330,7 +357,7 @@ export interface Events {
   menuCommand: MenuCommand;
   updateStatus: UpdateStatus;
   /** A deferred delete failed when it was finally sent: the email (or rule) is back. */
-  deleteFailed: { id: string; error: BridgeError; kind?: 'email' | 'automation' };
+  deleteFailed: { id: string; error: BridgeError; kind?: 'email' | 'automation' | 'all' };
   /** Page 1 of the watched list, polled by main: new mail slides in from here. */
   listPolled: { query: ListQuery; page: Results['listEmails'] };
 }

@@ -10,11 +10,11 @@ test.describe('the build', () => {
   });
 
   test('puts the demo service in a worker of its own, out of main’s bundle', () => {
-    expect(existsSync('out/main/demo-worker.js')).toBe(true);
+    expect(existsSync('out/main/local-service-worker.js')).toBe(true);
     const main = readFileSync('out/main/index.js', 'utf8');
     // The service itself stays out of main (mailparser is main's own: it reads cid: images).
     for (const server of ['fastify', 'smtp-server']) expect(main, server).not.toContain(`from "${server}"`);
-    expect(readFileSync('out/main/demo-worker.js', 'utf8')).toContain('from "fastify"');
+    expect(readFileSync('out/main/local-service-worker.js', 'utf8')).toContain('from "fastify"');
   });
 
   test('gives a preload a sandbox can load: one CommonJS file that requires only electron', () => {

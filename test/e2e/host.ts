@@ -16,7 +16,9 @@ import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
 import type { HttpOptions } from '../../src/main/api/http.ts';
-import { demoStarter } from '../../src/main/demo.ts';
+import { demoService } from '../../src/main/local-service.ts';
+import { Catcher } from '../../src/main/catcher.ts';
+import { CATCHER_ID, type CatcherSettings } from '../../src/shared/domain/catcher.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers.ts';
 import type { IpcRegistry } from '../../src/main/ipc.ts';
 import { desktopServices, wireReady, type DesktopLike } from '../../src/main/app-wiring.ts';
@@ -43,6 +45,8 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
   passThrough?: string[];
   /** The demo's service also takes mail by SMTP on loopback (handle.demoSmtpPort()). */
   demoSmtp?: boolean;
+  /** "This computer" on (its SMTP on a free port; handle.catcherSmtpPort()), shown when `show`. Off otherwise, as no test shares port 1025. */
+  catcher?: { show?: boolean; settings?: Partial<CatcherSettings> };
 };
 
 export interface AppHandle {
@@ -77,6 +81,9 @@ export interface AppHandle {
   settingsPath: string;
   /** The demo service's SMTP port, once it runs with demoSmtp. */
   demoSmtpPort(): number | null;
+  /** The catcher's SMTP port, once it listens. */
+  catcherSmtpPort(): number | null;
+  catcher: Catcher;
   /** Where saved attachments land (the stand-in save dialog's choice). */
   dataDir: string;
   /** The text of each document sent to the (stand-in) printer, and the URLs the hidden print page asked for. */
@@ -141,7 +148,13 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       flavor: options.flavor,
     });
   }
-  const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'), { smtp: options.demoSmtp === true });
+  const workerPath = resolve('src/main/local-service-worker.ts');
+  const demo = demoService(resolve('resources'), workerPath, { smtp: options.demoSmtp === true });
+  // The catcher as main runs it, on a free port and a folder of this test's.
+  const catcherSettings = await accounts.updateCatcher({ enabled: options.catcher !== undefined, port: 0, ...options.catcher?.settings });
+  const catcher = new Catcher({ workerPath, dataDir: join(dataDir, 'catcher') }, catcherSettings, accounts.catcherHasPassword);
+  await catcher.apply(catcherSettings, accounts.catcherPassword(), accounts.catcherHasPassword);
+  if (options.catcher?.show) await accounts.setActive(CATCHER_ID);
   const transcript: string[] = [];
   const calls: string[] = [];
   const blockedRequests: string[] = [];
@@ -214,6 +227,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const handlers = createHandlers({
     accounts,
     startDemo: demo.start,
+    catcher,
     ...desktopServices(desktop),
     compatWorker: resolve('src/main/compat-worker.ts'),
     emit,
@@ -293,7 +307,9 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     badgeCount: null,
     clipboard: null,
     settingsPath,
-    demoSmtpPort: () => demo.smtpPort(),
+    demoSmtpPort: () => demo.smtp()?.port ?? null,
+    catcherSmtpPort: () => catcher.state.smtp?.port ?? null,
+    catcher,
     dataDir,
     async close() {
       // Calls still on their way (a settings write) finish before their folder goes.
@@ -302,6 +318,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       await context.close();
       await new Promise<void>((r) => server.close(() => r()));
       await demo.stop();
+      await catcher.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

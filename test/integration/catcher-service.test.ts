@@ -13,7 +13,11 @@ describe('the catcher’s service', () => {
   it('keeps the newest N as mail arrives, and none older than N days', async () => {
     const service = await startReferenceService({ teams: [{ id: 't', token: 't' }], retention: { keep: 3, days: 7 } });
     try {
-      for (let i = 1; i <= 5; i++) await service.inject(rawMail({ subject: `Mail ${i}` }));
+      for (let i = 1; i <= 5; i++) {
+        await service.inject(rawMail({ subject: `Mail ${i}` }));
+        // A millisecond apart at least, so that "newest" is the list's order too.
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
       const subjects = async () => ((await (await api(service.baseUrl, '/emails')).json()) as { data: { subject: string }[] }).data.map((e) => e.subject);
       expect(await subjects()).toEqual(['Mail 5', 'Mail 4', 'Mail 3']);
       // One of them eight days old: gone at the next prune (arrival, start, or the hour).

@@ -5,7 +5,7 @@ import { threadId } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client.ts';
-import { demoStarter } from '../../src/main/demo.ts';
+import { demoService } from '../../src/main/local-service.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { collectUpTo, SMTP_MAX_BYTES, SMTP_MAX_CLIENTS, SMTP_MAX_RECIPIENTS } from '../../src/server/smtp.ts';
 import { isPrivateAddress, resolveWebhookTarget } from '../../src/server/webhook-target.ts';
@@ -82,7 +82,7 @@ describe('finding 3: no pattern can stall the service', () => {
   });
 
   it('the demo service runs in its own thread, never on main’s event loop', async () => {
-    const demo = demoStarter(resolve('resources'), resolve('src/main/demo-worker.ts'));
+    const demo = demoService(resolve('resources'), resolve('src/main/local-service-worker.ts'));
     try {
       const connection = await demo.start();
       expect(demo.threadId()).not.toBeNull();

@@ -83,7 +83,7 @@ function packagedManifest(name: string, from = '/node_modules'): { dependencies?
 
 describe('the package npm run dist builds', () => {
   it('holds the three builds and package.json, pointing at main', () => {
-    for (const path of ['/out/main/index.js', '/out/main/demo-worker.js', '/out/main/compat-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) {
+    for (const path of ['/out/main/index.js', '/out/main/local-service-worker.js', '/out/main/compat-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) {
       expect(files.has(path), path).toBe(true);
     }
     const manifest = JSON.parse(extractFile(asar, 'package.json').toString('utf8')) as { main: string; homepage: string; bugs: { url: string } };

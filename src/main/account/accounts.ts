@@ -7,6 +7,7 @@ import {
   type Settings,
 } from '../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/flavors/index.ts';
+import { CATCHER_ID, DEFAULT_CATCHER, type CatcherSettings } from '../../shared/domain/catcher.ts';
 import { DEFAULT_SETTINGS } from '../../shared/domain/settings.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
@@ -51,16 +52,44 @@ export const WindowStateSchema = z.object({
 });
 export type WindowState = z.infer<typeof WindowStateSchema>;
 
+const Port = z.number().int().min(0).max(65535);
+/** "This computer" (shared/domain/catcher.ts): its settings as they may be written. */
+const CatcherSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    host: z.string().min(1).max(255),
+    port: Port,
+    tlsPort: Port.nullable(),
+    auth: z.union([z.enum(['any', 'off']), z.object({ user: z.string().min(1).max(200) }).strict()]),
+    requireAuth: z.boolean(),
+    keep: z.number().int().min(1).max(10_000_000).nullable(),
+    keepDays: z.number().int().min(1).max(36_500).nullable(),
+    addressPattern: z.string().min(3).max(200),
+  })
+  .strict();
+/** Files from before the catcher, or from before one of its settings, load with the defaults for what they lack. */
+const CatcherFileSchema = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null ? value : {}),
+  z.object({
+    settings: z.preprocess((value) => ({ ...DEFAULT_CATCHER, ...(typeof value === 'object' && value !== null ? value : {}) }), CatcherSettingsSchema),
+    /** The AUTH user's password, sealed by the vault as tokens are. */
+    password: StoredTokenSchema.nullable().default(null),
+  }),
+);
+
 const SettingsFileSchema = z.object({
   version: z.literal(1),
   accounts: z.array(StoredAccountSchema),
   activeId: z.string().nullable(),
   settings: SettingsSchema,
   window: WindowStateSchema.nullable(),
+  catcher: CatcherFileSchema,
 });
 type SettingsFile = Omit<z.infer<typeof SettingsFileSchema>, 'accounts'> & { accounts: StoredAccount[] };
 
-const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null };
+const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null, catcher: { settings: DEFAULT_CATCHER, password: null } };
+/** Where the catcher's AUTH password is sealed: no server origin, a name of its own. */
+const CATCHER_SECRET_ORIGIN = 'smtp://this-computer';
 
 /**
  * Accounts, settings and window state, persisted in one JSON file under
@@ -91,7 +120,7 @@ export class AccountManager {
     );
     const { value, recovered } = await file.read();
     const data = value ?? structuredClone(EMPTY);
-    if (data.activeId !== null && !data.accounts.some((a) => a.id === data.activeId)) data.activeId = null;
+    if (data.activeId !== null && data.activeId !== CATCHER_ID && !data.accounts.some((a) => a.id === data.activeId)) data.activeId = null;
     return new AccountManager(file, vault, data, recovered);
   }
 
@@ -197,9 +226,10 @@ export class AccountManager {
     await this.persist();
   }
 
-  /** null goes back to the bundled demo. */
+  /** null goes back to the bundled demo; CATCHER_ID is "This computer". */
   async setActive(id: string | null): Promise<void> {
-    if (id !== null) this.find(id);
+    if (id === CATCHER_ID && !this.data.catcher.settings.enabled) throw new ServiceError('validation', 'This computer is switched off: turn it on in Settings first.');
+    if (id !== null && id !== CATCHER_ID) this.find(id);
     this.data.activeId = id;
     await this.persist();
   }
@@ -260,6 +290,40 @@ export class AccountManager {
     this.data.settings = SettingsSchema.parse({ ...this.data.settings, ...patch });
     await this.persist();
     return this.settings;
+  }
+
+  get catcher(): CatcherSettings {
+    return structuredClone(this.data.catcher.settings);
+  }
+
+  /** The catcher's AUTH password, opened (null: none set, or kept for the last session only and gone). */
+  catcherPassword(): string | null {
+    return this.vault.open(CATCHER_ID, this.data.catcher.password)?.token ?? null;
+  }
+
+  get catcherHasPassword(): boolean {
+    return this.data.catcher.password !== null || this.vault.hasSessionToken(CATCHER_ID);
+  }
+
+  /** Changes the catcher's settings; a password is sealed as tokens are (the session only without a keyring). */
+  async updateCatcher(patch: Partial<CatcherSettings>, password?: string): Promise<CatcherSettings> {
+    const parsed = CatcherSettingsSchema.safeParse({ ...this.data.catcher.settings, ...patch });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ServiceError('validation', `That setting is not one the catcher takes: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+    }
+    const next = { settings: parsed.data };
+    this.data.catcher.settings = next.settings;
+    if (next.settings.auth === 'any' || next.settings.auth === 'off') {
+      this.vault.forget(CATCHER_ID);
+      this.data.catcher.password = null;
+    } else if (password !== undefined) {
+      this.data.catcher.password = this.vault.seal(CATCHER_ID, password, CATCHER_SECRET_ORIGIN, false);
+    }
+    // Switched off while shown: back to the demo.
+    if (!next.settings.enabled && this.data.activeId === CATCHER_ID) this.data.activeId = null;
+    await this.persist();
+    return this.catcher;
   }
 
   get windowState(): WindowState | null {

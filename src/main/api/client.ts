@@ -62,6 +62,7 @@ export const DEFAULT_HTTP: HttpOptions = {
 /** Operations the seed leaves out: a server may lack them (404/405/501 on the route). */
 const OPTIONAL: ReadonlySet<Operation> = new Set([
   'deleteEmail',
+  'deleteAllEmails',
   'setFavorite',
   'getAttachment',
   'listAutomations',
@@ -451,6 +452,17 @@ export class ServiceClient {
     this.raws.delete(id);
     this.bodies.deleteWhere((key) => key.startsWith(`${id}:`));
     this.heads.deleteWhere((key) => key.startsWith(`${id}:`));
+    this.pages.clear();
+  }
+
+  /** Every email of the account that arrived by `through` (the server's own timestamp), where the server offers it (the catcher; not MailCare). */
+  async deleteAllEmails(through: string): Promise<void> {
+    await this.request({ operation: 'deleteAllEmails', method: 'DELETE', path: `emails?through=${encodeURIComponent(through)}` });
+    this.emails.clear();
+    this.records.clear();
+    this.raws.clear();
+    this.bodies.clear();
+    this.heads.clear();
     this.pages.clear();
   }
 

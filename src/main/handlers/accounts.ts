@@ -1,5 +1,8 @@
 /** Accounts and settings: connect (test, save with consent), switch, remove, and the app's own facts. */
 import type { AccountsState } from '../../shared/contract.ts';
+import { CATCHER_ID } from '../../shared/domain/catcher.ts';
+import type { AccountManager } from '../account/accounts.ts';
+import type { Catcher } from '../catcher.ts';
 import { ServiceError } from '../api/errors.ts';
 import { saveAccount, testConnection } from '../connect.ts';
 import type { HandlerDeps, HandlerTable } from '../handlers.ts';
@@ -8,27 +11,44 @@ import type { HandlerContext } from './context.ts';
 
 export type AccountHandlers = Pick<
   HandlerTable,
-  'getAccounts' | 'saveAccount' | 'testConnection' | 'switchAccount' | 'removeAccount' | 'getSettings' | 'updateSettings' | 'openExternal' | 'getAppInfo' | 'installUpdate'
+  | 'getAccounts'
+  | 'saveAccount'
+  | 'testConnection'
+  | 'switchAccount'
+  | 'removeAccount'
+  | 'getSettings'
+  | 'updateSettings'
+  | 'updateCatcher'
+  | 'openExternal'
+  | 'getAppInfo'
+  | 'installUpdate'
 >;
 
-export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endSession: () => void): AccountHandlers {
-  const { accounts, session } = context;
-  const accountsState = (): AccountsState => ({
+/** What the renderer knows of the accounts, the catcher's state among them. */
+export function accountsState(accounts: AccountManager, catcher: Catcher | undefined): AccountsState {
+  return {
     accounts: accounts.summaries(),
     activeId: accounts.activeId,
     demo: accounts.activeId === null,
     encryptionAvailable: accounts.encryptionAvailable,
     settingsRecovered: accounts.recovered,
-  });
+    catcher: catcher?.state ?? { settings: accounts.catcher, status: 'off', smtp: null, error: 'This build has no catcher.', hasPassword: accounts.catcherHasPassword },
+  };
+}
+
+export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endSession: () => void): AccountHandlers & { announce: () => AccountsState } {
+  const { accounts, session } = context;
+  const state = () => accountsState(accounts, deps.catcher);
   const announce = (): AccountsState => {
     // Accounts changed: the secrets to redact are read again when next needed.
     context.secrets.forget();
-    const state = accountsState();
-    context.emit('accountsChanged', state);
-    return state;
+    const now = state();
+    context.emit('accountsChanged', now);
+    return now;
   };
   return {
-    getAccounts: async () => accountsState(),
+    announce,
+    getAccounts: async () => state(),
     saveAccount: async (input) => {
       const id = await saveAccount(input, deps);
       if (session.activeKey === id) endSession();
@@ -45,6 +65,13 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
     removeAccount: async ({ id }) => {
       await accounts.remove(id);
       if (session.activeKey === id || accounts.activeId === null) endSession();
+      return announce();
+    },
+    updateCatcher: async ({ password, ...patch }) => {
+      const settings = await accounts.updateCatcher(patch, password);
+      // Started again where it must listen or keep mail differently; an open client reconnects.
+      await deps.catcher?.apply(settings, accounts.catcherPassword(), accounts.catcherHasPassword);
+      if (session.activeKey === CATCHER_ID) endSession();
       return announce();
     },
     getSettings: async () => accounts.settings,

@@ -40,9 +40,9 @@ export class Redaction {
   }
 
   all(): string[] {
-    const demo = this.session.demoToken;
-    if (this.known && (demo === null || this.known.includes(demo))) return this.known;
-    const found: string[] = demo ? [demo] : [];
+    const local = [...this.session.localTokens].filter(Boolean);
+    if (this.known && local.every((token) => this.known!.includes(token))) return this.known;
+    const found: string[] = [...local];
     for (const summary of this.accounts.summaries()) {
       try {
         const { token } = this.accounts.connection(summary.id);

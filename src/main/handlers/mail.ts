@@ -9,7 +9,18 @@ import type { HandlerContext } from './context.ts';
 
 export type MailHandlers = Pick<
   HandlerTable,
-  'listEmails' | 'watchList' | 'getEmail' | 'getEmailBody' | 'openEmail' | 'deleteEmail' | 'undoDelete' | 'setFavorite' | 'saveAttachment' | 'saveRawMessage' | 'getInlineImages'
+  | 'listEmails'
+  | 'watchList'
+  | 'getEmail'
+  | 'getEmailBody'
+  | 'openEmail'
+  | 'deleteEmail'
+  | 'deleteAllEmails'
+  | 'undoDelete'
+  | 'setFavorite'
+  | 'saveAttachment'
+  | 'saveRawMessage'
+  | 'getInlineImages'
 >;
 
 /** The poller that watches the list for new mail (the window visible, the rate budget allowing). */
@@ -68,6 +79,11 @@ export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: 
         return { email, body };
       }),
     deleteEmail: ({ id, undoMs }) => session.deleteSoon('email', id, undoMs),
+    deleteAllEmails: async ({ undoMs }) => {
+      const through = new Date().toISOString();
+      await session.deleteSoon('all', through, undoMs);
+      return { through };
+    },
     undoDelete: async ({ id, kind }) => ({ undone: await session.undo(kind ?? 'email', id) }),
     setFavorite: ({ id, favorite }) => withClient((c) => c.setFavorite(id, favorite)).then(() => null),
     saveAttachment: ({ emailId, attachmentId }) =>

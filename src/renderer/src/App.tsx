@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MenuCommand } from '../../shared/contract.ts';
+import { CATCHER_ID } from '../../shared/domain/catcher.ts';
 import { subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
@@ -42,9 +43,10 @@ function Header() {
           </button>
         ))}
       </nav>
-      {accounts && accounts.accounts.length > 0 && (
+      {accounts && (accounts.accounts.length > 0 || accounts.catcher.settings.enabled) && (
         <select aria-label="Account" value={accounts.activeId ?? ''} onChange={(e) => void switchAccount(e.target.value || null)}>
           <option value="">Demo (built-in)</option>
+          {accounts.catcher.settings.enabled && <option value={CATCHER_ID}>This computer (catches your app’s mail)</option>}
           {accounts.accounts.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name}
@@ -115,15 +117,27 @@ function OutageBanner() {
 
 function DemoBanner() {
   const demo = useStore((s) => s.accounts?.demo);
+  const catcher = useStore((s) => s.accounts?.catcher);
   const setView = useStore((s) => s.setView);
+  const switchAccount = useStore((s) => s.switchAccount);
   if (!demo) return null;
   return (
     <div className="demo-banner" role="status">
-      You are looking at demo data from the built-in reference service. To use your own team, open{' '}
+      You are looking at demo data from the built-in reference service.{' '}
+      {catcher?.smtp && (
+        <>
+          Your own app’s mail: send it to SMTP {catcher.smtp.host === '0.0.0.0' ? '127.0.0.1' : catcher.smtp.host}:{catcher.smtp.port} and{' '}
+          <button type="button" onClick={() => void switchAccount(CATCHER_ID)}>
+            see it on This computer
+          </button>
+          .{' '}
+        </>
+      )}
+      To use your own team’s server, open{' '}
       <button type="button" onClick={() => setView('settings')}>
         Settings (g s)
       </button>{' '}
-      and connect an account with its server address, team id and access token.
+      and connect an account.
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BODY_FORMATS } from '../../shared/domain/email.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../shared/domain/list-query.ts';
 import { parseMessage } from '../ingest.ts';
-import { AttachmentParams, EmailList, EmailParams, EmailResource, ErrorBody, ListQuery } from '../schemas.ts';
+import { AttachmentParams, DeleteAllQuery, EmailList, EmailParams, EmailResource, ErrorBody, ListQuery } from '../schemas.ts';
 import type { ListFilters } from '../team-store.ts';
 import { answer, type RouteOptions } from './answer.ts';
 
@@ -56,9 +56,12 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
   });
 
   if (wire.deletesAll) {
-    // Every email of the team: the catcher's "delete all" (the app sends it once its Undo window has passed).
-    app.delete('/emails', { schema: { response: { 200: z.object({ deleted: z.number().int().min(0) }) } } }, async (request, reply) =>
-      answer(reply, route, { status: 200, type: 'application/json', body: { deleted: request.team.deleteAll() } }),
+    // Every email of the team (the catcher's "delete all", sent once its Undo window has passed),
+    // or every one that arrived by `through`: mail that came in meanwhile stays.
+    app.delete<{ Querystring: z.infer<typeof DeleteAllQuery> }>(
+      '/emails',
+      { schema: { querystring: DeleteAllQuery, response: { 200: z.object({ deleted: z.number().int().min(0) }) } } },
+      async (request, reply) => answer(reply, route, { status: 200, type: 'application/json', body: { deleted: request.team.deleteAll(request.query.through) } }),
     );
   }
 

@@ -12,6 +12,7 @@ export type Operation =
   | 'getEmail'
   | 'getEmailBody'
   | 'deleteEmail'
+  | 'deleteAllEmails'
   | 'setFavorite'
   | 'getAttachment'
   | 'listAutomations'

@@ -7,6 +7,8 @@ import { useStore } from '../../store.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { ErrorBoundary } from '../../ErrorBoundary.tsx';
 import { MessageView } from '../message/MessageView.tsx';
+import { SmtpInstructions } from '../catcher/SmtpInstructions.tsx';
+import { CATCHER_ID } from '../../../../shared/domain/catcher.ts';
 import { visibleRows } from './slice.ts';
 
 function SearchBox() {
@@ -186,6 +188,8 @@ function EmailList() {
   const progress = useStore((s) => s.bulkProgress);
   const density = useStore((s) => s.settings.density);
   const clearNew = useStore((s) => s.clearNew);
+  // On This computer, an empty inbox says how to send it mail.
+  const catcher = useStore((s) => (s.accounts?.activeId === CATCHER_ID ? s.accounts.catcher : null));
   const selectedRef = useRef<HTMLLIElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const firstShown = useRef<string | null>(null);
@@ -233,9 +237,10 @@ function EmailList() {
         ? `No email matches “${search}”.`
         : 'No mail here yet. New mail shows up by itself.';
     return (
-      <p className="empty" id="email-list" tabIndex={-1}>
-        {message}
-      </p>
+      <div className="empty" id="email-list" tabIndex={-1}>
+        <p>{message}</p>
+        {catcher && !search && !list.unknownAddress && <SmtpInstructions state={catcher} heading="Point your app’s SMTP here, and its mail shows up at once" />}
+      </div>
     );
   }
   const fresh = new Set(newIds);
@@ -292,6 +297,8 @@ function EmailList() {
 
 function Pagination() {
   const meta = useStore((s) => s.list?.meta);
+  // A catcher's mailbox fills up with test mail: emptying it is one button (with Undo), as in Mailpit.
+  const onCatcher = useStore((s) => s.accounts?.activeId === CATCHER_ID);
   const loading = useStore((s) => s.listLoading);
   const goToPage = useStore((s) => s.goToPage);
   if (!meta) return null;
@@ -307,6 +314,11 @@ function Pagination() {
       <button type="button" disabled={meta.current_page >= meta.last_page} onClick={() => goToPage(meta.current_page + 1)}>
         Next (n) →
       </button>
+      {onCatcher && meta.total > 0 && (
+        <button type="button" className="delete-all" onClick={() => void useStore.getState().deleteAll()}>
+          Delete all
+        </button>
+      )}
     </nav>
   );
 }

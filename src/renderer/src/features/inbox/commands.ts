@@ -58,6 +58,8 @@ export const INBOX_COMMANDS: Command[] = [
     when: inInbox,
     run: () => (s().checked.length > 0 ? s().askBulkDelete() : s().askDeleteEmail()),
   },
+  // No key of its own: a palette entry (and a button on This computer), as drastic as it is.
+  { id: 'inbox.delete-all', title: 'Delete every email (with Undo)', group: 'Inbox', keys: [], when: inInbox, run: () => void s().deleteAll() },
   { id: 'inbox.undo', title: 'Undo the last delete', group: 'Inbox', keys: ['z'], when: (c) => !inRuleList(c), run: () => void s().undoDelete() },
   { id: 'inbox.toggle-check', title: 'Select / unselect the email', group: 'Inbox', keys: ['x'], when: inInbox, run: () => void (s().selectedId && s().toggleChecked(s().selectedId!)) },
   { id: 'inbox.extend-down', title: 'Extend the selection down', group: 'Inbox', keys: ['J'], when: inInbox, run: () => extend(1) },

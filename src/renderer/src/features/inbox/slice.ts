@@ -7,6 +7,7 @@ import type { Effects } from '../../effects.ts';
 import type { Slice } from '../../store.ts';
 import { nextSelection } from '../list-cursor.ts';
 import { undoableRemoval, type Removed } from '../undoable-removal.ts';
+import { UNDO_MS } from '../../../../shared/domain/settings.ts';
 
 /** The search box's plan for a page: what the server is asked, what is narrowed here, what is wrong. Pure. */
 export function listQueryFor(search: string, page: number, pageSize: number, now: Date = new Date()) {
@@ -78,6 +79,13 @@ export interface InboxSlice {
   askDeleteEmail: () => void;
   /** Undoes the newest delete still in its window (or the one holding `id`). */
   undoDelete: (id?: string) => Promise<void>;
+  /**
+   * Every email that arrived up to the newest one shown: gone from the screen now, from the server
+   * after UNDO_MS (z brings them back meanwhile); mail arriving meanwhile stays. Where the server offers it.
+   */
+  deleteAll: () => Promise<void>;
+  /** A delete-all still in its undo window: its `through`, and the page it took away. */
+  deletedAll: { through: string; list: NonNullable<InboxSlice['list']> } | null;
   /** Puts a deleted email back where it was (its DELETE failed). */
   restoreDeleted: (id: string, error?: BridgeError) => void;
   /** Emails picked with x, J/K or * a, for s and # to act on together. */
@@ -288,7 +296,9 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     mergePolled: (query, polled) => {
       const { list, search, page, settings } = get();
       if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
-      const fresh = arrivals(list.data, polled.data).filter((e) => !removal.isPending(e.id));
+      const through = get().deletedAll?.through;
+      // Mail deleted with "delete all" stays off the screen while its undo window is open; what arrived after shows.
+      const fresh = arrivals(list.data, polled.data).filter((e) => !removal.isPending(e.id) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
       // What the server now says of mail on screen (read, starred) is taken as is.
       const updated = new Map(polled.data.map((e) => [e.id, e]));
       const data = list.data.map((e) => updated.get(e.id) ?? e);
@@ -368,7 +378,41 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       if (get().confirmDelete(`Delete “${email.subject || '(no subject)'}”${from ? ` from ${from}` : ''}?`)) void get().deleteEmail(id);
     },
 
-    undoDelete: (id) => removal.undo(id),
+    undoDelete: async (id) => {
+      const all = get().deletedAll;
+      // The newest delete first: a delete-all in its window is that, unless z names an email.
+      if (all && id === undefined) {
+        set({ deletedAll: null });
+        const { undone } = await call('undoDelete', { id: all.through, kind: 'all' }).catch(() => ({ undone: false }));
+        if (undone) {
+          set({ list: all.list });
+          get().notify('Every email is back.');
+        } else get().notify('Too late to undo: the emails were deleted.');
+        return;
+      }
+      await removal.undo(id);
+    },
+
+    deletedAll: null,
+    deleteAll: async () => {
+      const list = get().list;
+      if (!list || list.data.length === 0) return;
+      let through: string;
+      try {
+        ({ through } = await call('deleteAllEmails', { undoMs: UNDO_MS }));
+      } catch (error) {
+        get().notify(asBridgeError(error));
+        return;
+      }
+      set({ deletedAll: { through, list }, list: { ...list, data: [], meta: { ...list.meta, total: 0, from: null, to: null, last_page: 1 } }, selectedId: null, checked: [] });
+      get().closeMessage();
+      get().notify('Deleted every email.', { action: { label: 'Undo (z)', run: () => void get().undoDelete() }, ms: UNDO_MS });
+      clock.setTimeout(() => {
+        if (get().deletedAll?.through !== through) return;
+        set({ deletedAll: null });
+        void get().loadList({ fresh: true });
+      }, UNDO_MS + 500);
+    },
 
     restoreDeleted: (id, error) => {
       removal.restore(id, error);

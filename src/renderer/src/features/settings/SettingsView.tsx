@@ -4,6 +4,7 @@ import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { FLAVOR_RECORDS, FLAVORS } from '../../../../shared/flavors/index.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
+import { CatcherSettings } from '../catcher/CatcherSettings.tsx';
 import { KeymapEditor } from './KeymapEditor.tsx';
 import { asksLogin, type AccountDraft } from './slice.ts';
 
@@ -181,6 +182,7 @@ export function SettingsView() {
         </ul>
         <AccountForm />
       </section>
+      <CatcherSettings />
       <section aria-label="Preferences">
         <h2>Preferences</h2>
         <label>

@@ -1,6 +1,7 @@
-import type { AccountsState, AppInfo, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
+import type { AccountsState, AppInfo, Args, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, type FlavorName } from '../../../../shared/flavors/index.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings.ts';
+import { CATCHER_ID, isLoopbackHost } from '../../../../shared/domain/catcher.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
 
@@ -68,11 +69,13 @@ export interface SettingsSlice {
   switchAccount: (id: string | null) => Promise<void>;
   removeAccount: (id: string) => Promise<void>;
   updateSettings: (patch: Partial<Settings>) => Promise<void>;
+  /** "This computer": its settings (a password goes to main, which seals it). */
+  updateCatcher: (patch: Args['updateCatcher']) => Promise<boolean>;
   /** Restarts into the downloaded update (main quits and installs). */
   installUpdate: () => void;
 }
 
-export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get) => ({
+export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => (set, get) => ({
   accounts: null,
   settings: DEFAULT_SETTINGS,
   appInfo: null,
@@ -104,13 +107,15 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get
 
   setAccounts: (accounts) => {
     const switched = accounts.activeId !== get().accounts?.activeId;
+    // This computer shown, and its service listening anew (started, or started again on new settings): its list, from it.
+    const catcherBack = accounts.activeId === CATCHER_ID && accounts.catcher.status === 'listening' && get().accounts?.catcher.status !== 'listening';
     set({ accounts });
     if (switched) {
       // Nothing from the previous account stays on screen.
       get().closeMessage();
       set({ list: null, selectedId: null, page: 1, automations: null, listError: null });
       void get().loadList();
-    }
+    } else if (catcherBack) void get().loadList({ fresh: true });
   },
 
   changeAccountDraft: (patch) => {
@@ -208,6 +213,23 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call }) => (set, get
       get().setAccounts(await call('removeAccount', { id }));
     } catch (error) {
       get().notify(asBridgeError(error));
+    }
+  },
+
+  updateCatcher: async (patch) => {
+    // Another interface than loopback is the user's explicit choice, with what it means said first.
+    if (patch.host !== undefined && !isLoopbackHost(patch.host) && isLoopbackHost(get().accounts?.catcher.settings.host ?? '127.0.0.1')) {
+      const asked = confirm(
+        `Listen on ${patch.host === '0.0.0.0' ? 'every network interface' : patch.host}? Other computers that can reach this one could then send mail into Inbox Desk, and try logins against it. Keep it on this computer unless your app runs elsewhere (a VM, a container, a phone).`,
+      );
+      if (!asked) return false;
+    }
+    try {
+      get().setAccounts(await call('updateCatcher', patch));
+      return true;
+    } catch (error) {
+      get().notify(asBridgeError(error));
+      return false;
     }
   },
 

@@ -1,0 +1,116 @@
+/**
+ * "This computer" in main: the catcher's reference service, run in a worker
+ * (local-service.ts) with its data folder under userData, started at launch
+ * while it is on, and started again when its settings change. Its state is
+ * what the Settings view and the switcher show; its arrivals make the list,
+ * the badge and the notification follow at once. No electron import.
+ */
+import { join } from 'node:path';
+import type { CatcherSettings, CatcherState } from '../shared/domain/catcher.ts';
+import type { Connection } from './api/client.ts';
+import { ServiceError } from './api/errors.ts';
+import { localService, type LocalService, type LocalServiceConfig } from './local-service.ts';
+
+export interface CatcherOptions {
+  workerPath: string | URL;
+  /** Its own folder: the mail (SQLite), and the certificate made once for STARTTLS. */
+  dataDir: string;
+}
+
+/** What the worker is started with: the settings that change how it listens or keeps mail. */
+function serviceConfig(settings: CatcherSettings, password: string | null, dataDir: string): LocalServiceConfig {
+  const auth = settings.auth === 'any' || settings.auth === 'off' ? settings.auth : { user: settings.auth.user, password: password ?? '' };
+  return {
+    teamId: 'this-computer',
+    dataDir: join(dataDir, 'mail'),
+    smtp: { host: settings.host, port: settings.port, tlsPort: settings.tlsPort, auth, requireAuth: settings.requireAuth },
+    retention: { ...(settings.keep !== null ? { keep: settings.keep } : {}), ...(settings.keepDays !== null ? { days: settings.keepDays } : {}) },
+  };
+}
+
+export class Catcher {
+  private readonly options: CatcherOptions;
+  private service: LocalService | null = null;
+  private configKey = '';
+  private current: CatcherState;
+  private stopArrivals: (() => void) | null = null;
+  private readonly changeListeners = new Set<(state: CatcherState) => void>();
+  private readonly arrivalListeners = new Set<(ids: string[]) => void>();
+
+  /** Its state whenever it changes (starting, listening, failed, new settings). */
+  onChange(listener: (state: CatcherState) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Each arrival's email ids, as soon as they are stored. */
+  onArrival(listener: (ids: string[]) => void): () => void {
+    this.arrivalListeners.add(listener);
+    return () => this.arrivalListeners.delete(listener);
+  }
+
+  constructor(options: CatcherOptions, settings: CatcherSettings, hasPassword: boolean) {
+    this.options = options;
+    this.current = { settings, status: 'off', smtp: null, error: null, hasPassword };
+  }
+
+  get state(): CatcherState {
+    return this.current;
+  }
+
+  private set(patch: Partial<CatcherState>): void {
+    this.current = { ...this.current, ...patch };
+    for (const listener of this.changeListeners) listener(this.current);
+  }
+
+  /**
+   * Takes new settings: a catcher switched on starts (or starts again where it
+   * must listen or keep mail differently); one switched off stops.
+   */
+  async apply(settings: CatcherSettings, password: string | null, hasPassword: boolean): Promise<void> {
+    const config = serviceConfig(settings, password, this.options.dataDir);
+    const key = settings.enabled ? JSON.stringify(config) : '';
+    this.current = { ...this.current, settings, hasPassword };
+    if (key === this.configKey && (this.service !== null) === settings.enabled) {
+      this.set({});
+      return;
+    }
+    await this.stop();
+    this.configKey = key;
+    if (!settings.enabled) {
+      this.set({ status: 'off', smtp: null, error: null });
+      return;
+    }
+    const service = localService(this.options.workerPath, config, 'This computer');
+    this.service = service;
+    this.set({ status: 'starting', smtp: null, error: null });
+    try {
+      await service.start();
+      if (this.service !== service) return;
+      this.stopArrivals = service.onArrival((ids) => {
+        for (const listener of this.arrivalListeners) listener(ids);
+      });
+      this.set({ status: 'listening', smtp: service.smtp(), error: null });
+    } catch (error) {
+      if (this.service !== service) return;
+      this.service = null;
+      this.set({ status: 'failed', smtp: null, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** How the client reaches it: it runs (on), or the reason it does not. */
+  async connection(): Promise<Connection> {
+    if (!this.service) {
+      throw new ServiceError('server', this.current.error ?? 'This computer is switched off: turn it on in Settings to catch your app’s mail.');
+    }
+    return this.service.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopArrivals?.();
+    this.stopArrivals = null;
+    const service = this.service;
+    this.service = null;
+    await service?.stop();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * A reference service in a thread of its own: the demo (its corpus, in
+ * memory) or the catcher (its data folder, SMTP on the user's port). Whatever
+ * a request or a message makes it do (parse, match a pattern, post a
+ * webhook), main's event loop only routes the app's calls and never waits on
+ * it. It tells main of each arrival at once (local-service.ts).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { randomToken, startReferenceService, type RunningService } from '../server/index.ts';
+import { selfSignedCertificate } from '../server/self-signed.ts';
+import type { LocalServiceConfig, LocalServiceMessage } from './local-service.ts';
+
+const config = workerData as LocalServiceConfig;
+const team = { id: config.teamId, token: randomToken() };
+const post = (message: LocalServiceMessage) => parentPort!.postMessage(message);
+
+/** The catcher's certificate: made once, kept beside its mail. */
+function certificate(dir: string | undefined, host: string): { cert: string; key: string } {
+  if (!dir) return selfSignedCertificate({ hosts: [host] });
+  const cert = join(dir, 'smtp-cert.pem');
+  const key = join(dir, 'smtp-key.pem');
+  if (existsSync(cert) && existsSync(key)) return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
+  mkdirSync(dir, { recursive: true });
+  const made = selfSignedCertificate({ hosts: [host] });
+  writeFileSync(key, made.key, { mode: 0o600 });
+  writeFileSync(cert, made.cert);
+  return made;
+}
+
+let running: RunningService | null = null;
+try {
+  const smtp = config.smtp;
+  running = await startReferenceService({
+    teams: [team],
+    ...(config.seedDir ? { seedDir: config.seedDir } : {}),
+    ...(config.dataDir ? { dataDir: config.dataDir } : {}),
+    ...(config.retention ? { retention: config.retention } : {}),
+    rateLimit: 0,
+    ...(smtp
+      ? {
+          smtpPort: smtp.port,
+          smtp: {
+            host: smtp.host,
+            tls: certificate(config.dataDir, smtp.host),
+            ...(smtp.tlsPort !== null ? { tlsPort: smtp.tlsPort } : {}),
+            auth: smtp.auth,
+            requireAuth: smtp.requireAuth,
+          },
+        }
+      : {}),
+  });
+} catch (error) {
+  // Said to main in words it can pass on (a port in use, an address not of this computer); the thread then ends.
+  const err = error as NodeJS.ErrnoException & { port?: number };
+  post({ type: 'failed', code: err.code ?? null, port: err.port ?? null, message: err.message });
+  parentPort!.close();
+}
+if (running) serve(running);
+
+function serve(running: RunningService): void {
+running.service.onArrival((teamId, emails) => post({ type: 'arrived', teamId, ids: emails.map((email) => email.id) }));
+post({
+  type: 'ready',
+  baseUrl: running.baseUrl,
+  teamId: team.id,
+  token: team.token,
+  threadId,
+  smtp: running.smtpPort === null ? null : { host: running.smtpHost!, port: running.smtpPort, tlsPort: running.smtpTlsPort },
+});
+parentPort!.on('message', (message: unknown) => {
+  if (message !== 'stop') return;
+  void running.close().finally(() => parentPort!.close());
+});
+}

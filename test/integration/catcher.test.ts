@@ -1,0 +1,95 @@
+/**
+ * "This computer" as main runs it (src/main/catcher.ts): the reference service
+ * in its worker, its mail in a folder that survives restarts, its port taken
+ * said in a sentence, its settings applied by starting it again, and its
+ * arrivals told to main as they land.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/main/api/client.ts';
+import { Catcher } from '../../src/main/catcher.ts';
+import { DEFAULT_CATCHER, type CatcherSettings } from '../../src/shared/domain/catcher.ts';
+
+const WORKER = resolve('src/main/local-service-worker.ts');
+
+async function send(port: number, subject: string, auth?: { user: string; pass: string }): Promise<void> {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true, tls: { rejectUnauthorized: false }, ...(auth ? { auth } : {}) });
+  await transport.sendMail({ from: 'app@myapp.test', to: 'qa@inbox-desk.test', subject, text: 'hello' });
+  transport.close();
+}
+
+describe('This computer, the catcher in main', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'inbox-desk-catcher-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('catches mail over STARTTLS, tells main of each arrival, and keeps it across a restart', async () => {
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0 };
+    const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'one') }, settings, false);
+    const heard: string[][] = [];
+    catcher.onArrival((ids) => heard.push(ids));
+    await catcher.apply(settings, null, false);
+    expect(catcher.state.status).toBe('listening');
+    const port = catcher.state.smtp!.port;
+    await send(port, 'Welcome aboard', { user: 'any', pass: 'thing' });
+    await expect.poll(() => heard.length).toBe(1);
+    const subjects = async () => (await new ServiceClient(await catcher.connection()).listEmails({}, { fresh: true })).data.map((e) => e.subject);
+    expect(await subjects()).toEqual(['Welcome aboard']);
+    await catcher.stop();
+    // A new run over the same folder: the mail is still there, the certificate too (same fingerprint of the key file).
+    const again = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'one') }, settings, false);
+    await again.apply(settings, null, false);
+    try {
+      expect((await new ServiceClient(await again.connection()).listEmails({})).data.map((e) => e.subject)).toEqual(['Welcome aboard']);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('says in one sentence when its port is taken, and starts on another once told', async () => {
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: taken };
+    const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'two') }, settings, false);
+    try {
+      await catcher.apply(settings, null, false);
+      expect(catcher.state.status).toBe('failed');
+      expect(catcher.state.error).toBe(`Port ${taken} on 127.0.0.1 is in use by another program (another catcher such as Mailpit or MailHog?): choose another port for This computer in Settings.`);
+      await expect(catcher.connection()).rejects.toThrow(/in use by another program/);
+      await catcher.apply({ ...settings, port: 0 }, null, false);
+      expect(catcher.state.status).toBe('listening');
+    } finally {
+      await catcher.stop();
+      squatter.close();
+    }
+  });
+
+  it('applies new settings by starting again: only the configured login is taken, and the newest N are kept', async () => {
+    const base: CatcherSettings = { ...DEFAULT_CATCHER, port: 0 };
+    const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'three') }, base, false);
+    try {
+      await catcher.apply({ ...base, auth: { user: 'app' }, requireAuth: true, keep: 2 }, 's3cret', true);
+      const port = catcher.state.smtp!.port;
+      await expect(send(port, 'no login')).rejects.toMatchObject({ responseCode: 530 });
+      await expect(send(port, 'wrong login', { user: 'app', pass: 'nope' })).rejects.toMatchObject({ responseCode: 535 });
+      for (const n of [1, 2, 3]) await send(port, `kept? ${n}`, { user: 'app', pass: 's3cret' });
+      const client = new ServiceClient(await catcher.connection());
+      expect((await client.listEmails({}, { fresh: true })).data.map((e) => e.subject)).toEqual(['kept? 3', 'kept? 2']);
+      // Switched off: nothing listens, and the client is told why.
+      await catcher.apply({ ...base, enabled: false }, null, false);
+      expect(catcher.state).toMatchObject({ status: 'off', smtp: null });
+      await expect(catcher.connection()).rejects.toThrow(/switched off/);
+    } finally {
+      await catcher.stop();
+    }
+  });
+});
