@@ -20,10 +20,10 @@ export default defineConfig({
   main: {
     plugins: [caniemailData],
     build: {
-      // The demo service runs in a worker thread of its own (src/main/demo.ts).
+      // The demo's and the catcher's service run in a worker thread of their own (src/main/local-service.ts).
       rollupOptions: {
         // So does the HTML compatibility check (src/main/compat-worker.ts).
-        input: { index: resolve('src/main/index.ts'), 'demo-worker': resolve('src/main/demo-worker.ts'), 'compat-worker': resolve('src/main/compat-worker.ts') },
+        input: { index: resolve('src/main/index.ts'), 'local-service-worker': resolve('src/main/local-service-worker.ts'), 'compat-worker': resolve('src/main/compat-worker.ts') },
         // Built into Node and Electron's main (since Electron 37), but missing from older builtin lists.
         external: ['node:sqlite'],
       },

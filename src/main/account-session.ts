@@ -51,6 +51,12 @@ export class AccountSession {
     });
   }
 
+  /** The open account is one of the app's own services (the demo, This computer): requests to it cost nothing. */
+  get isLocal(): boolean {
+    const key = this.open?.key ?? this.deps.accounts.activeId ?? DEMO;
+    return key === DEMO || key === CATCHER_ID;
+  }
+
   /** The account the open client belongs to (the demo's key for the demo), or null. */
   get activeKey(): string | null {
     return this.open?.key ?? null;

@@ -75,3 +75,43 @@ test.describe('This computer: catching your own app’s mail', () => {
     await expect(list.getByRole('option')).toHaveText([/Arrived in the undo window/]);
   });
 });
+
+test('the reader shows what the app wrote: From, To, Cc, Reply-To decoded, the Date header, and the envelope where it differs', async ({ openApp }) => {
+  const app = await openApp({ demo: true, catcher: { show: true } });
+  const { page } = app;
+  const raw = [
+    'From: =?UTF-8?Q?M=C3=BCller_Support?= <support@myapp.test>',
+    'To: "Doe, Jane" <jane@example.test>, =?UTF-8?B?SsO8cmdlbg==?= <juergen@example.test>',
+    'Cc: team@example.test',
+    'Reply-To: noreply@myapp.test',
+    'Subject: =?UTF-8?B?V2lsbGtvbW1lbiwgSsO8cmdlbg==?=',
+    'Date: Tue, 24 Nov 2026 09:15:00 +0100',
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Hallo!',
+    '',
+  ].join('\r\n');
+  // Delivered to a Bcc address: the envelope names an inbox the headers do not.
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: app.catcherSmtpPort()!, secure: false, ignoreTLS: true });
+  await transport.sendMail({ envelope: { from: 'support@myapp.test', to: ['audit@example.test'] }, raw });
+  transport.close();
+  await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Willkommen, Jürgen' })).toBeVisible();
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  const header = page.locator('.message-header');
+  await expect(header.getByRole('heading')).toHaveText('Willkommen, Jürgen');
+  const field = (name: string) => header.locator('dt', { hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
+  await expect(field('From')).toHaveText('Müller Support <support@myapp.test>');
+  await expect(field('To')).toHaveText('"Doe, Jane" <jane@example.test>, Jürgen <juergen@example.test> (delivered to audit@example.test)');
+  await expect(field('Cc')).toHaveText('team@example.test');
+  await expect(field('Reply-To')).toHaveText('noreply@myapp.test');
+  // The Date header's own time, and the arrival beside it (more than a minute apart).
+  await expect(field('Date').locator('time').first()).toHaveAttribute('datetime', '2026-11-24T08:15:00.000Z');
+  await expect(field('Date')).toContainText('(arrived');
+  // The headers view decodes encoded words too, the bytes as sent on hover.
+  await page.keyboard.press('4');
+  const subject = page.getByRole('table', { name: 'Headers' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Subject' }) });
+  await expect(subject.getByRole('cell')).toHaveText('Willkommen, Jürgen');
+  await expect(subject.getByRole('cell')).toHaveAttribute('title', '=?UTF-8?B?V2lsbGtvbW1lbiwgSsO8cmdlbg==?=');
+});

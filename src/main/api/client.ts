@@ -50,6 +50,9 @@ export const LIMITS = {
   prefetchReserve: 10,
 } as const;
 
+/** A header section longer than this is read no further (a message's headers are some kilobytes). */
+const HEADER_SECTION_BYTES = 64 * 1024;
+
 export const DEFAULT_HTTP: HttpOptions = {
   timeoutMs: 15_000,
   maxRetries: 2,
@@ -416,6 +419,30 @@ export class ServiceClient {
     this.bodies.set(`${id}:raw`, { format: 'raw', contentType: response.contentType, content: displayRaw(bytes) });
     return bytes;
   }
+
+  /**
+   * The raw message's header section, as text: from the raw message when it is
+   * here already; else, when `fetch`, the head of it (what the header takes,
+   * never the body), read once.
+   */
+  async headerSection(id: string, options: { fetch: boolean }): Promise<string | null> {
+    const known = this.raws.get(id) ?? null;
+    const cached = this.headerSections.get(id);
+    if (cached !== undefined) return cached;
+    let head: Buffer | null = known;
+    if (head === null) {
+      if (!options.fetch) return null;
+      const response = await this.bodyRequest(id, 'raw', { headBytes: HEADER_SECTION_BYTES });
+      head = this.flavor.rawBytes(response.bytes);
+    }
+    const text = head.subarray(0, HEADER_SECTION_BYTES).toString('utf8');
+    const end = text.search(/\r?\n\r?\n/);
+    const section = end === -1 ? text : text.slice(0, end);
+    this.headerSections.set(id, section);
+    return section;
+  }
+
+  private readonly headerSections = new LruCache<string, string>({ maxEntries: 200 });
 
   /**
    * The body as the reader shows it first: clipped past CLIP_CHARS (clip.ts).

@@ -1,5 +1,7 @@
 /** Reading and triage: the list and its watch, one email in its forms, deletes with undo, stars, files. */
-import { preferredFormat } from '../../shared/domain/email.ts';
+import { preferredFormat, type EmailBody } from '../../shared/domain/email.ts';
+import { readerHeaders, type ReaderHeaders } from '../../shared/domain/reader-headers.ts';
+import type { ServiceClient } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { inlineImages } from '../api/inline-images.ts';
 import { safeFileName } from '../file-names.ts';
@@ -49,6 +51,16 @@ export function mailPoller(context: HandlerContext, deps: Pick<HandlerDeps, 'pol
 
 export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: Pick<HandlerDeps, 'saveFile'>): MailHandlers {
   const { session, withClient } = context;
+  // What the app wrote (Date, From, To…) rides on the body: from the app's own services always (they cost
+  // nothing), from a remote server only when its raw message is here already: the rate budget is the user's.
+  const sentHeaders = (c: ServiceClient, id: string): Promise<ReaderHeaders | null> =>
+    c.headerSection(id, { fetch: session.isLocal }).then(
+      (section) => (section === null ? null : readerHeaders(section)),
+      () => null,
+    );
+  const attach = (body: EmailBody, sent: ReaderHeaders | null): EmailBody => (sent ? { ...body, sent } : body);
+  const withSent = async (c: ServiceClient, id: string, body: EmailBody) => attach(body, await sentHeaders(c, id));
+
   return {
     listEmails: ({ fresh, ...query }) => {
       if (fresh) poller.refreshed();
@@ -59,7 +71,8 @@ export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: 
       return null;
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
-    getEmailBody: ({ id, format, whole }) => withClient((c) => (whole ? c.getEmailBody(id, format) : c.readerBody(id, format))),
+    getEmailBody: ({ id, format, whole }) =>
+      withClient(async (c) => withSent(c, id, await (whole ? c.getEmailBody(id, format) : c.readerBody(id, format)))),
     openEmail: ({ id }) =>
       withClient(async (c) => {
         // The list told main which formats it has: record and body are asked for together.
@@ -67,16 +80,17 @@ export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: 
         if (known && known.read === null) {
           // Reading comes first: the body now; the JSON read that marks it read on the server is
           // background work, queued within the rate budget (never dropped for it), sent when it allows.
-          const body = await c.readerBody(id, preferredFormat(known));
+          const [body, sent] = await Promise.all([c.readerBody(id, preferredFormat(known)), sentHeaders(c, id)]);
           void c.getEmail(id).catch(() => undefined);
-          return { email: { ...known, read: new Date().toISOString() }, body };
+          return { email: { ...known, read: new Date().toISOString() }, body: attach(body, sent) };
         }
         const early = known ? c.readerBody(id, preferredFormat(known)).catch(() => null) : null;
+        const sent = sentHeaders(c, id);
         const email = await c.getEmail(id, { view: 'message' });
         const format = preferredFormat(email);
         const earlyBody = await early;
         const body = earlyBody?.format === format ? earlyBody : await c.readerBody(id, format);
-        return { email, body };
+        return { email, body: attach(body, await sent) };
       }),
     deleteEmail: ({ id, undoMs }) => session.deleteSoon('email', id, undoMs),
     deleteAllEmails: async ({ undoMs }) => {

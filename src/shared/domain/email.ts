@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ReaderHeaders } from './reader-headers.ts';
 import { normalizeTimestamp } from './time.ts';
 
 /**
@@ -135,4 +136,10 @@ export interface EmailBody {
   content: string;
   /** Set when `content` is the clipped start of the body (clip.ts): the whole body's length. */
   total?: number;
+  /**
+   * What the sending app wrote (From, To, Date…, reader-headers.ts), where main
+   * had it at no cost: always from the app's own services, from a remote server
+   * once its raw message is here.
+   */
+  sent?: ReaderHeaders;
 }

@@ -1,6 +1,8 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { BodyFormat, EmailBody } from '../../../../shared/domain/email.ts';
 import { sizeOfChars } from '../../../../shared/domain/clip.ts';
+import { decodeEncodedWords } from '../../../../shared/domain/encoded-words.ts';
+import { addressesIn, differsByMinute } from '../../../../shared/domain/reader-headers.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { ErrorBoundary } from '../../ErrorBoundary.tsx';
 import { exactDate, shortDate } from '../../format.ts';
@@ -31,6 +33,64 @@ function ClipNotice({ body }: { body: EmailBody }) {
         Show the whole message
       </button>
     </div>
+  );
+}
+
+const address = (a: { display_name: string; email: string }) => (a.display_name ? `${a.display_name} <${a.email}>` : a.email);
+
+/**
+ * From, To, Cc, Reply-To and Date as the sending app wrote them (decoded), once
+ * main has them; the record's envelope until then. Where the envelope differs
+ * (a Bcc or Cc copy delivered to another inbox, an arrival later than the Date
+ * header), both are shown: a tester checks what the app wrote.
+ */
+function EnvelopeAndHeaders() {
+  const email = useStore((s) => s.email);
+  const written = useStore((s) => (s.readerHeaders && s.readerHeaders.id === s.email?.id ? s.readerHeaders.headers : null));
+  if (!email) return null;
+  const to = written?.to ?? email.inbox.email;
+  const deliveredElsewhere = written !== null && !addressesIn(written.to).concat(addressesIn(written.cc)).includes(email.inbox.email.toLowerCase());
+  const cc = written ? written.cc : email.carbon_copies.length > 0 ? email.carbon_copies.map(address).join(', ') : null;
+  const date = written?.date ?? email.created_at;
+  const arrivedLater = written?.date != null && differsByMinute(written.date, email.created_at);
+  return (
+    <dl>
+      <dt>From</dt>
+      <dd>{written?.from ?? address(email.sender)}</dd>
+      {written?.replyTo && (
+        <>
+          <dt>Reply-To</dt>
+          <dd>{written.replyTo}</dd>
+        </>
+      )}
+      <dt>To</dt>
+      <dd>
+        {to}
+        {deliveredElsewhere && <small className="envelope"> (delivered to {email.inbox.email})</small>}
+      </dd>
+      {cc && (
+        <>
+          <dt>Cc</dt>
+          <dd>{cc}</dd>
+        </>
+      )}
+      <dt>Date</dt>
+      <dd>
+        {written && !written.date && written.dateText ? (
+          <span title="The Date header does not parse as a date">{written.dateText}</span>
+        ) : (
+          <time dateTime={date} title={exactDate(date)}>
+            {shortDate(date)}
+          </time>
+        )}
+        {arrivedLater && (
+          <small className="envelope">
+            {' '}
+            (arrived <time dateTime={email.created_at} title={exactDate(email.created_at)}>{shortDate(email.created_at)}</time>)
+          </small>
+        )}
+      </dd>
+    </dl>
   );
 }
 
@@ -90,24 +150,7 @@ function Reader() {
       {openId && email && (
         <header className="message-header">
           <h2>{email.subject || '(no subject)'}</h2>
-          <dl>
-            <dt>From</dt>
-            <dd>{email.sender.display_name ? `${email.sender.display_name} <${email.sender.email}>` : email.sender.email}</dd>
-            <dt>To</dt>
-            <dd>{email.inbox.email}</dd>
-            {email.carbon_copies.length > 0 && (
-              <>
-                <dt>Cc</dt>
-                <dd>{email.carbon_copies.map((cc) => (cc.display_name ? `${cc.display_name} <${cc.email}>` : cc.email)).join(', ')}</dd>
-              </>
-            )}
-            <dt>Date</dt>
-            <dd>
-              <time dateTime={email.created_at} title={exactDate(email.created_at)}>
-                {shortDate(email.created_at)}
-              </time>
-            </dd>
-          </dl>
+          <EnvelopeAndHeaders />
           <ErrorBoundary area="The code and link finder" resetKey={email.id}>
             <InsightsBar email={email} body={body} />
           </ErrorBoundary>
@@ -179,7 +222,8 @@ function Reader() {
               {headers.map((h, i) => (
                 <tr key={`${i}-${h.name}`}>
                   <th scope="row">{h.name}</th>
-                  <td>{h.value}</td>
+                  {/* Encoded words decoded, as the app meant them; the bytes as sent on hover. */}
+                  <td title={decodeEncodedWords(h.value) === h.value ? undefined : h.value}>{decodeEncodedWords(h.value)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 import type { BridgeError } from '../../../../shared/contract.ts';
 import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
+import type { ReaderHeaders } from '../../../../shared/domain/reader-headers.ts';
 import { LruCache } from '../../../../shared/lru.ts';
 import { canPrefetch } from '../../../../shared/domain/rate-budget.ts';
 import { asBridgeError } from '../../bridge.ts';
@@ -20,6 +21,8 @@ export interface MessageSlice {
   setFormat: (format: BodyFormat) => Promise<void>;
   /** Replaces a clipped body with the whole of it. */
   showWholeBody: () => Promise<void>;
+  /** What the sending app wrote (From, To, Date…), decoded, once main has it: the header shows it over the record's envelope. */
+  readerHeaders: { id: string; headers: ReaderHeaders } | null;
   /** The Headers view: the raw message's header section, as a table. */
   headers: { name: string; value: string }[] | null;
   showHeaders: () => Promise<void>;
@@ -56,6 +59,12 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
    * that opening one of them is a single store update with no bridge call.
    */
   const prepared = new LruCache<string, EmailBody>({ maxEntries: 6 });
+  /** A body of the open email that carries what the app wrote: kept for every view of it (text, raw, headers). */
+  const sentOf = (id: string, body: EmailBody) => {
+    const kept = get().readerHeaders;
+    if (body.sent) return { readerHeaders: { id, headers: body.sent } };
+    return kept?.id === id ? {} : { readerHeaders: null };
+  };
   return {
     openId: null,
     email: null,
@@ -82,6 +91,8 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
     messageError: null,
     remoteAllowed: {},
 
+    readerHeaders: null,
+
     openMessage: async (id = get().selectedId ?? undefined) => {
       if (!id) return;
       const now = get();
@@ -94,7 +105,7 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
       const ready = known ? prepared.get(id) : undefined;
       if (known && ready && ready.format === preferredFormat(known)) {
         // Fetched ahead: the email shows in this one update.
-        set({ ...opening, email: known, format: ready.format, body: ready, messageLoading: false });
+        set({ ...opening, ...sentOf(id, ready), email: known, format: ready.format, body: ready, messageLoading: false });
         get().prefetchNext();
         // The JSON read is what marks it read on the server; a read email has nothing to learn.
         if (known.read === null) {
@@ -112,7 +123,7 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
       try {
         const { email, body } = await call('openEmail', { id });
         if (sequence !== messageSequence) return;
-        set({ email, format: body.format, body, messageLoading: false });
+        set({ ...sentOf(id, body), email, format: body.format, body, messageLoading: false });
         get().patchListEmail(email);
         get().clearOutage();
         get().prefetchNext();
@@ -134,7 +145,8 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
       try {
         const raw = await call('getEmailBody', { id: email.id, format: 'raw' });
         if (sequence !== messageSequence) return;
-        set({ headers: parseHeaders(raw.content), messageLoading: false });
+        // The raw message is in main now: what the app wrote comes with it, from a remote server too.
+        set({ ...sentOf(email.id, raw), headers: parseHeaders(raw.content), messageLoading: false });
       } catch (error) {
         if (sequence !== messageSequence) return;
         set({ messageLoading: false, messageError: asBridgeError(error) });
@@ -161,7 +173,7 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
       try {
         const body = await call('getEmailBody', { id: email.id, format });
         if (sequence !== messageSequence) return;
-        set({ body, messageLoading: false });
+        set({ ...sentOf(email.id, body), body, messageLoading: false });
       } catch (error) {
         if (sequence !== messageSequence) return;
         set({ messageLoading: false, messageError: asBridgeError(error) });
@@ -176,7 +188,7 @@ export const createMessageSlice: Slice<MessageSlice> = ({ call, confirm, prepare
       try {
         const whole = await call('getEmailBody', { id: email.id, format: body.format, whole: true });
         if (sequence !== messageSequence) return;
-        set({ body: whole, messageLoading: false });
+        set({ ...sentOf(email.id, whole), body: whole, messageLoading: false });
       } catch (error) {
         if (sequence !== messageSequence) return;
         set({ messageLoading: false, messageError: asBridgeError(error) });
