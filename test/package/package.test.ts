@@ -63,12 +63,13 @@ afterAll(async () => {
 /** Bare package names a built file imports (ESM, dynamic import, require). */
 function importsOf(code: string): Set<string> {
   const names = new Set<string>();
+  // A specifier has no white space: `"from"), to: first(headers, "to"` is a string, not an import.
   // Bundled packages keep their doc comments ("* const braces = require('braces')"): those lines import nothing.
   code = code
     .split('\n')
     .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line))
     .join('\n');
-  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g)) {
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["']([^"'./\s][^"'\s]*)["']/g)) {
     const specifier = match[1]!;
     if (specifier.startsWith('node:') || builtinModules.includes(specifier) || specifier === 'electron') continue;
     names.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
