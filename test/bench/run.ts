@@ -212,6 +212,41 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   ]);
 }
 
+// 10. The code and link finder on the hand-labelled corpus (142 emails through the service and main's client),
+// against the finder it replaced (test/bench/previous-finder.ts), on the same bodies.
+{
+  const { readCorpus, judge } = await import('../support/finder-eval.ts');
+  const previous = await import('./previous-finder.ts');
+  const { insightsOf } = await import('../../src/shared/domain/mail-insights.ts');
+  const read = await readCorpus();
+  const now = judge(read);
+  const before = read.map(({ mail, subject, body }) => {
+    const { text, links } = body.format === 'html' ? previous.htmlTextAndLinks(body.content) : { text: body.content, links: previous.linksOfText(body.content) };
+    return { mail, code: previous.findCode(subject, text)?.code ?? null, link: previous.findActionLink(links)?.url ?? null };
+  });
+  const figures = (right: number, shown: number, labelled: number) =>
+    `precision ${((100 * right) / Math.max(shown, 1)).toFixed(0)}% (${right}/${shown}), recall ${((100 * right) / labelled).toFixed(0)}% (${right}/${labelled})`;
+  const prevCode = { shown: before.filter((b) => b.code !== null).length, right: before.filter((b) => b.code !== null && b.code === b.mail.code).length };
+  const prevLink = { shown: before.filter((b) => b.link !== null).length, right: before.filter((b) => b.link !== null && b.link === b.mail.link).length };
+  rows.push([`finder: codes on ${read.length} hand-labelled emails, 12 languages, 15 charsets`, figures(now.code.right, now.code.shown, now.code.labelled), `previous finder: ${figures(prevCode.right, prevCode.shown, now.code.labelled)}`, `goal precision 100%, recall >= 95%: ${verdict(now.code.precision === 1 && now.code.recall >= 0.95)}`]);
+  rows.push([`finder: main links on the same emails`, figures(now.link.right, now.link.shown, now.link.labelled), `previous finder: ${figures(prevLink.right, prevLink.shown, now.link.labelled)}`, `goal precision 100%, recall >= 95%: ${verdict(now.link.precision === 1 && now.link.recall >= 0.95)}`]);
+  // Time: every corpus body through each finder, 20 rounds, the median round per email.
+  const rounds = (run: () => void) => median(Array.from({ length: 20 }, () => {
+    const started = performance.now();
+    run();
+    return performance.now() - started;
+  })) / read.length;
+  const newTime = rounds(() => read.forEach(({ subject, body }) => insightsOf(subject, body)));
+  const oldTime = rounds(() =>
+    read.forEach(({ subject, body }) => {
+      const { text, links } = body.format === 'html' ? previous.htmlTextAndLinks(body.content) : { text: body.content, links: previous.linksOfText(body.content) };
+      previous.findCode(subject, text);
+      previous.findActionLink(links);
+    }),
+  );
+  rows.push(['finder: time per corpus email (median of 20 rounds)', ms(newTime), `previous finder ${ms(oldTime)}`, `${ratio(newTime, oldTime)} of previous; goal well under a frame (16 ms)`]);
+}
+
 const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
 console.log(`Inbox Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`);
 for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  |  '));

@@ -20,9 +20,10 @@ const CODES: { name: string; subject: string; text: string; code: string | null 
   { name: 'an OTP in a sentence', subject: 'Login attempt', text: 'Use OTP 90211547 to finish logging in. Do not share this OTP.', code: '90211547' },
 ];
 
-const LINKS: { name: string; links: EmailLink[]; expected: string | null }[] = [
+const LINKS: { name: string; subject: string; links: EmailLink[]; expected: string | null }[] = [
   {
     name: 'password reset among footer links',
+    subject: 'Reset your password',
     links: [
       { url: 'https://acme.test/browser/123', text: 'View in browser' },
       { url: 'https://acme.test/reset?token=abc', text: 'Reset your password' },
@@ -31,11 +32,11 @@ const LINKS: { name: string; links: EmailLink[]; expected: string | null }[] = [
     ],
     expected: 'https://acme.test/reset?token=abc',
   },
-  { name: 'a button that says confirm', links: [{ url: 'https://twitter.com/acme', text: 'Twitter' }, { url: 'https://acme.test/c/xyz', text: 'Confirm my email address' }], expected: 'https://acme.test/c/xyz' },
-  { name: 'a magic link whose text says nothing', links: [{ url: 'https://acme.test/auth/magic?t=1', text: 'Click here' }, { url: 'https://acme.test/privacy', text: 'Privacy' }], expected: 'https://acme.test/auth/magic?t=1' },
-  { name: 'German', links: [{ url: 'https://shop.test/datenschutz', text: 'Datenschutz' }, { url: 'https://shop.test/k/1', text: 'E-Mail-Adresse bestätigen' }], expected: 'https://shop.test/k/1' },
-  { name: 'Spanish', links: [{ url: 'https://app.test/v?x=2', text: 'Verificar mi cuenta' }], expected: 'https://app.test/v?x=2' },
-  { name: 'only furniture', links: [{ url: 'https://news.test/unsubscribe', text: 'Unsubscribe' }, { url: 'mailto:help@news.test', text: 'Contact us' }], expected: null },
+  { name: 'a button that says confirm', subject: 'Welcome to Acme', links: [{ url: 'https://twitter.com/acme', text: 'Twitter' }, { url: 'https://acme.test/c/xyz', text: 'Confirm my email address' }], expected: 'https://acme.test/c/xyz' },
+  { name: 'a magic link whose text says nothing', subject: 'Your sign-in link', links: [{ url: 'https://acme.test/auth/magic?t=1', text: 'Click here' }, { url: 'https://acme.test/privacy', text: 'Privacy' }], expected: 'https://acme.test/auth/magic?t=1' },
+  { name: 'German', subject: 'Bitte bestätigen Sie Ihre E-Mail-Adresse', links: [{ url: 'https://shop.test/datenschutz', text: 'Datenschutz' }, { url: 'https://shop.test/k/1', text: 'E-Mail-Adresse bestätigen' }], expected: 'https://shop.test/k/1' },
+  { name: 'Spanish', subject: 'Verifica tu cuenta', links: [{ url: 'https://app.test/v?x=2', text: 'Verificar mi cuenta' }], expected: 'https://app.test/v?x=2' },
+  { name: 'only furniture', subject: 'Confirm your subscription', links: [{ url: 'https://news.test/unsubscribe', text: 'Unsubscribe' }, { url: 'mailto:help@news.test', text: 'Contact us' }], expected: null },
 ];
 
 describe('codes and links (issue 23)', () => {
@@ -46,7 +47,8 @@ describe('codes and links (issue 23)', () => {
   }
   for (const mail of LINKS) {
     it(`finds the call to action: ${mail.name}`, () => {
-      expect(findActionLink(mail.links)?.url ?? null).toBe(mail.expected);
+      // The body's text holds what its links say, as an HTML body's text does.
+      expect(findActionLink(mail.subject, mail.links.map((l) => l.text).join('\n'), mail.links)?.url ?? null).toBe(mail.expected);
     });
   }
   it('reads links out of a text body with their line as label', () => {
@@ -54,7 +56,7 @@ describe('codes and links (issue 23)', () => {
       { url: 'https://acme.test/reset?t=9', text: 'Reset it here:' },
       { url: 'https://acme.test/u', text: 'Unsubscribe:' },
     ]);
-    expect(findActionLink(linksOfText('Reset it here: https://acme.test/reset?t=9.\nUnsubscribe: https://acme.test/u'))?.url).toBe('https://acme.test/reset?t=9');
+    expect(findActionLink('Password reset', '', linksOfText('Reset it here: https://acme.test/reset?t=9.\nUnsubscribe: https://acme.test/u'))?.url).toBe('https://acme.test/reset?t=9');
   });
 });
 
@@ -98,7 +100,10 @@ describe('reading an HTML body without a DOM (issue 23)', () => {
     const read = htmlTextAndLinks('<style>a{color:red}</style><p>Your code is <b>482&#57;13</b>.</p><a class="btn" href="https://acme.test/r?a=1&amp;b=2">Reset <span>password</span></a><script>x()</script><a href=\'/x\'>rel</a>');
     expect(read.text).toContain('Your code is 482913');
     expect(read.text).not.toContain('color');
-    expect(read.links).toEqual([{ url: 'https://acme.test/r?a=1&b=2', text: 'Reset password' }, { url: '/x', text: 'rel' }]);
+    expect(read.links).toEqual([
+      { url: 'https://acme.test/r?a=1&b=2', text: 'Reset password', before: 'Your code is 482913.' },
+      { url: '/x', text: 'rel', before: 'Reset password' },
+    ]);
   });
   it('stays linear on hostile bodies (deep nesting, unclosed links)', async () => {
     const { htmlTextAndLinks } = await import('../../src/shared/domain/mail-insights.ts');

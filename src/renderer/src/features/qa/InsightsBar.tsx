@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Email, EmailBody } from '../../../../shared/domain/email.ts';
-import { insightsOf } from './slice.ts';
+import { insightsOf } from '../../../../shared/domain/mail-insights.ts';
 
 /** The link's host to name it by; a link the finder took but URL cannot parse is named as written. */
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host || url : url);

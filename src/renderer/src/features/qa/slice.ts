@@ -5,8 +5,7 @@
  * code and main link (C, L), save as .eml (E), print and PDF (Ctrl+P, P).
  */
 import type { CompatReport, LinkCheck } from '../../../../shared/contract.ts';
-import type { EmailBody } from '../../../../shared/domain/email.ts';
-import { findActionLink, findCode, htmlTextAndLinks, linksOfText, type EmailLink, type FoundCode } from '../../../../shared/domain/mail-insights.ts';
+import { insightsOf } from '../../../../shared/domain/mail-insights.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
 
@@ -31,27 +30,6 @@ export interface QaSlice {
   /** Copies the open email's code or main link (C, L), found by mail-insights.ts; a toast says what. */
   copyInsight: (what: 'code' | 'link') => Promise<void>;
 }
-
-/**
- * The code and the main link of an email, from its body as shown: an HTML
- * body read in one linear pass without a DOM (a hostile body is never parsed
- * for this), a text body line by line.
- */
-export function insightsOf(subject: string, body: EmailBody): { code: FoundCode | null; link: EmailLink | null } {
-  // The raw message is the source, not what the reader reads: its encoded parts and headers would only mislead.
-  if (body.format === 'raw') return { code: null, link: null };
-  // A code or a call to action sits near the top of the mail that has one; reading a whole 2 MB
-  // newsletter for them held the UI thread 50-80 ms each time it was shown.
-  const content = body.content.length > INSIGHT_CHARS ? body.content.slice(0, INSIGHT_CHARS) : body.content;
-  if (body.format === 'html') {
-    const { text, links } = htmlTextAndLinks(content);
-    return { code: findCode(subject, text), link: findActionLink(links) };
-  }
-  return { code: findCode(subject, content), link: findActionLink(linksOfText(content)) };
-}
-
-/** How much of a body the code and the main link are looked for in (the reader's clipped body is 100 KB). */
-export const INSIGHT_CHARS = 200_000;
 
 export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, get) => ({
   linkCheck: null,
