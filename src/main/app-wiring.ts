@@ -86,8 +86,11 @@ export interface DesktopLike<W> {
   };
   shell: { openExternal(url: string): Promise<void> };
   clipboard: { writeText(text: string): void };
-  /** Shows a desktop notification; `onClick` brings the app back. Absent where the system has none. */
-  notification?: (title: string, body: string, onClick: () => void) => void;
+  /**
+   * Shows a desktop notification; `onClick` brings the app back, `action` is its one button
+   * (Copy). Absent where the system has none.
+   */
+  notification?: (note: { title: string; body: string; onClick: () => void; action?: { label: string; run: () => void } }) => void;
   downloadsDir: string;
   writeFile: (path: string, bytes: Buffer) => Promise<void>;
   /** A hidden window, scripts off, showing `document`: printed with the system's dialog, or rendered as PDF. */
@@ -144,7 +147,13 @@ export function desktopServices<W extends WindowLike & { show(): void }>(
           }
         }
       : undefined,
-    notify: (title, body) => desktop.notification?.(title, body, () => desktop.mainWindow()?.show()),
+    notify: ({ title, body, copy }) =>
+      desktop.notification?.({
+        title,
+        body,
+        onClick: () => desktop.mainWindow()?.show(),
+        ...(copy ? { action: { label: /^[a-z][a-z0-9+.-]*:/i.test(copy) ? 'Copy the link' : `Copy ${copy}`, run: () => desktop.clipboard.writeText(copy) } } : {}),
+      }),
     copyText: (text) => desktop.clipboard.writeText(text),
   };
 }

@@ -19,6 +19,9 @@ import { automationHandlers } from './handlers/automations.ts';
 import { privateTargetConsent, Redaction, type HandlerContext } from './handlers/context.ts';
 import { mailHandlers, mailPoller } from './handlers/mail.ts';
 import { qaHandlers } from './handlers/qa.ts';
+import { loopHandlers, testerLoop } from './handlers/loop.ts';
+import type { LoopDeps, TesterLoop } from './tester-loop.ts';
+import type { LoopState } from '../shared/domain/tester-loop.ts';
 
 export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
 
@@ -47,8 +50,12 @@ export interface HandlerDeps {
   setTimer?: (run: () => void, ms: number) => () => void;
   /** How often main polls the watched list (default 30 s). */
   pollIntervalMs?: number;
-  /** A desktop notification (Electron's Notification), when the user turned them on. */
-  notify?: (title: string, body: string) => void;
+  /** A desktop notification (Electron's Notification), when the user turned them on; `copy` is what its Copy action copies. */
+  notify?: (note: { title: string; body: string; copy: string | null }) => void;
+  /** The system-wide shortcut that copies the newest code (Electron's globalShortcut). */
+  shortcuts?: LoopDeps['shortcuts'];
+  /** The tester's loop changed (the tray shows its newest code). */
+  onLoopState?: (state: LoopState) => void;
   /** The dock/taskbar badge, where the platform has one. */
   setBadgeCount?: (count: number) => void;
   /** The system clipboard (the renderer has no clipboard permission). */
@@ -78,6 +85,8 @@ export interface Handlers {
   resumeDeletes: () => Promise<void>;
   /** A rule with unsaved changes, as the renderer last reported (quitting asks). */
   unsavedDraft: () => string | null;
+  /** The tester's loop: the tray and the global shortcut act on it. */
+  loop: TesterLoop;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -96,11 +105,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     secrets,
     allowPrivateTarget: privateTargetConsent(accounts, deps.confirm),
   };
-  const poller = mailPoller(context, deps);
+  const loop = testerLoop(context, deps, () => poller.arrived());
+  const poller = mailPoller(context, deps, (emails) => void loop.newMail(emails));
+  loop.applyShortcut(accounts.settings.copyCodeShortcut);
   const endSession = (): void => {
     session.end();
-    // The renderer says what to watch on the next account.
+    // The renderer says what to watch on the next account; watches were addresses on the old one.
     poller.watch(null, false);
+    loop.reset();
   };
   const { unsavedDraft, ...automations } = automationHandlers(context);
   const { announce, ...accountTable } = accountHandlers(context, deps, endSession);
@@ -109,21 +121,31 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const stopCatcher = [
     deps.catcher?.onChange(() => announce()),
     deps.catcher?.onArrival(() => {
-      if (accounts.activeId === CATCHER_ID) poller.arrived();
+      if (accounts.activeId !== CATCHER_ID) return;
+      poller.arrived();
+      loop.arrived();
     }),
   ];
+  const { updateSettings, ...accountRest } = accountTable;
 
   return {
     table: {
       ...mailHandlers(context, poller, deps),
       ...automations,
       ...qaHandlers(context, deps),
-      ...accountTable,
+      ...accountRest,
+      updateSettings: async (patch) => {
+        const settings = await updateSettings(patch);
+        if (patch.copyCodeShortcut !== undefined) loop.applyShortcut(settings.copyCodeShortcut);
+        return settings;
+      },
+      ...loopHandlers(loop),
     },
     secrets: () => secrets.all(),
     dispose: () => {
       for (const stop of stopCatcher) stop?.();
       poller.stop();
+      loop.dispose();
       endSession();
     },
     poller,
@@ -131,6 +153,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     waitingDeletes: () => session.waitingDeletes,
     resumeDeletes: () => session.resumeDeletes(),
     unsavedDraft,
+    loop,
   };
 }
 

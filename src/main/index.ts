@@ -1,4 +1,4 @@
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Notification, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import { aboutPanelOptions } from './menu-template.ts';
 import { PROJECT } from './project.ts';
 import { startUpdates } from './updates/updates.ts';
 import { createMainWindow, registerAppScheme } from './window.ts';
+import { systemTray, type SystemTray } from './tray.ts';
+import { focusExisting } from './lifecycle.ts';
 
 // App lifecycle only: every decision lives in modules that run without Electron.
 
@@ -48,9 +50,20 @@ if (!app.requestSingleInstanceLock()) {
       shell,
       clipboard,
       notification: Notification.isSupported()
-        ? (title, body, onClick) => {
-            const shown = new Notification({ title, body, silent: false });
-            shown.on('click', onClick);
+        ? ({ title, body, onClick, action }) => {
+            // Buttons exist on macOS and Windows; elsewhere a click is the Copy, and the body says so.
+            const buttons = process.platform === 'darwin' || process.platform === 'win32';
+            const shown = new Notification({
+              title,
+              body: action && !buttons ? `${body}\nClick to copy it.` : body,
+              silent: false,
+              ...(action && buttons ? { actions: [{ type: 'button' as const, text: action.label }] } : {}),
+            });
+            shown.on('click', () => {
+              if (action && !buttons) action.run();
+              onClick();
+            });
+            shown.on('action', () => action?.run());
             shown.show();
           }
         : undefined,
@@ -75,6 +88,7 @@ if (!app.requestSingleInstanceLock()) {
         },
       },
     };
+    let tray: SystemTray | null = null;
     const handlers = createHandlers({
       accounts,
       startDemo: demo.start,
@@ -87,7 +101,26 @@ if (!app.requestSingleInstanceLock()) {
       setBadgeCount: (count) => void app.setBadgeCount(count),
       compatWorker: join(import.meta.dirname, 'compat-worker.js'),
       pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
+      shortcuts: {
+        register: (accelerator, run) => globalShortcut.register(accelerator, run),
+        unregister: (accelerator) => globalShortcut.unregister(accelerator),
+      },
+      onLoopState: (state) => tray?.show(state),
     });
+    // The tray (the menu bar on macOS): the newest code, one click from the clipboard.
+    tray = systemTray(
+      {
+        make: () => new Tray(nativeImage.createFromPath(iconPath).resize({ width: 16, height: 16 })),
+        menu: (items) => Menu.buildFromTemplate(items),
+      },
+      {
+        'copy-newest': () => void handlers.loop.copyNewest(),
+        'new-address': () => void handlers.loop.newAddress().catch((error: unknown) => desktop.notification?.({ title: 'No new address', body: error instanceof Error ? error.message : String(error), onClick: () => mainWindow?.show() })),
+        show: () => (mainWindow ? focusExisting(mainWindow) : undefined),
+        quit: () => app.quit(),
+      },
+    );
+    tray.show(handlers.loop.state);
     wireReady(app, {
       ipcMain,
       protocol: session.defaultSession.protocol,
@@ -96,6 +129,8 @@ if (!app.requestSingleInstanceLock()) {
       devServerUrl,
       onWillQuit: () => {
         updates?.stop();
+        globalShortcut.unregisterAll();
+        tray?.destroy();
         void demo.stop();
         void catcher.stop();
       },

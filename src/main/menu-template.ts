@@ -21,6 +21,8 @@ export function menuTemplate(actions: MenuActions, options: { isPackaged: boolea
     {
       label: 'File',
       submenu: [
+        { label: 'New address to test with', accelerator: 'Shift+N', registerAccelerator: false, click: () => send('new-address') },
+        { type: 'separator' },
         { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('open-settings') },
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },

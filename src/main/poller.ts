@@ -26,6 +26,13 @@ export interface PollerDeps {
   now: () => number;
 }
 
+/** One list whatever its page: what the poller compares. */
+const listKey = (query: ListQuery | null): string | null => {
+  if (query === null) return null;
+  const { page: _page, ...rest } = query;
+  return JSON.stringify(Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))));
+};
+
 export class MailPoller {
   private readonly deps: PollerDeps;
   private query: ListQuery | null = null;
@@ -42,10 +49,20 @@ export class MailPoller {
     this.deps = deps;
   }
 
+  /** Page 1 of a list as the user loaded it: what is on screen is not new mail to the next poll. */
+  private listed: { key: string; ids: string[] } | null = null;
+
+  /** The user's own load of a list: its page 1 rows count as known (so the first arrival after it is news). */
+  noteListed(query: ListQuery, ids: string[]): void {
+    if ((query.page ?? 1) !== 1) return;
+    const key = listKey(query)!;
+    this.listed = { key, ids };
+    if (this.query !== null && key === listKey(this.query)) this.known = new Set([...(this.known ?? []), ...ids]);
+  }
+
   /** What the user looks at, and whether they can see it; null stops. */
   watch(query: ListQuery | null, visible: boolean): void {
-    const key = (q: ListQuery | null) => (q === null ? null : JSON.stringify({ ...q, page: 1 }));
-    if (key(query) !== key(this.query)) this.known = null;
+    if (listKey(query) !== listKey(this.query)) this.known = query !== null && this.listed?.key === listKey(query) ? new Set(this.listed.ids) : null;
     this.query = query === null ? null : { ...query, page: 1 };
     this.visible = visible;
     this.reschedule();

@@ -36,11 +36,15 @@ export const METHODS = [
   'deleteAllEmails',
   'openExternal',
   'getAppInfo',
+  'newAddress',
+  'stopWatch',
+  'copyNewestCode',
+  'getLoopState',
   'installUpdate',
 ] as const;
 export type Method = (typeof METHODS)[number];
 
-export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled', 'deleteFailed'] as const;
+export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled', 'deleteFailed', 'loopChanged', 'watchCaught'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export interface BridgeSpec {

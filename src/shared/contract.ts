@@ -12,6 +12,7 @@ import { ListQuerySchema, type ListQuery } from './domain/list-query.ts';
 import type { CatcherState } from './domain/catcher.ts';
 import { AFTER_DELETE, DEFAULT_SETTINGS, DENSITIES, THEMES, type Settings } from './domain/settings.ts';
 import type { UpdateStatus } from './domain/update.ts';
+import type { LoopState, WatchCaught } from './domain/tester-loop.ts';
 import type { EventName, Method } from './bridge-spec.ts';
 
 export { BRIDGE_SPEC, EVENTS, METHODS, eventChannel, invokeChannel } from './bridge-spec.ts';
@@ -69,6 +70,7 @@ const SettingsFields = z
     density: z.enum(DENSITIES),
     notifyNewMail: z.boolean(),
     afterDelete: z.enum(AFTER_DELETE),
+    copyCodeShortcut: z.string().trim().max(60),
     keymap: z
       .record(z.string().regex(/^[a-z]+\.[a-z-]+$/), z.array(z.string().min(1).max(40)).max(4))
       .refine((keymap) => Object.keys(keymap).length <= 200, 'too many keys rebound'),
@@ -81,6 +83,7 @@ export const SettingsSchema = SettingsFields.extend({
   notifyNewMail: SettingsFields.shape.notifyNewMail.default(DEFAULT_SETTINGS.notifyNewMail),
   afterDelete: SettingsFields.shape.afterDelete.default(DEFAULT_SETTINGS.afterDelete),
   keymap: SettingsFields.shape.keymap.default(DEFAULT_SETTINGS.keymap),
+  copyCodeShortcut: SettingsFields.shape.copyCodeShortcut.default(DEFAULT_SETTINGS.copyCodeShortcut),
 }).strict() satisfies z.ZodType<Settings, unknown>;
 
 /** A change to some settings: no defaults here, or a change to one would reset the others. */
@@ -102,6 +105,8 @@ export const AccountInputSchema = z
     flavor: FlavorChoice.optional(),
     /** Absent: keep the stored token. */
     token: z.string().min(1).max(10_000).optional(),
+    /** Fresh addresses (N) at this server: `qa+{random}@myapp.test` or a domain; empty learns it from the mail. */
+    addressPattern: z.string().trim().max(200).optional(),
     /**
      * The user asks to keep the token unencrypted where no keyring exists.
      * Only a request: main asks for consent in its own dialog.
@@ -190,6 +195,12 @@ export const contract = {
   deleteAllEmails: z.object({ undoMs: z.number().int().min(0).max(60_000).optional() }).strict(),
   openExternal: z.object({ url: z.string().max(8000) }).strict(),
   getAppInfo: None,
+  /** The tester's loop: a fresh address at the open account's server, copied and watched (its first email opens, its code copied). */
+  newAddress: None,
+  stopWatch: z.object({ address: z.string().min(3).max(320) }).strict(),
+  /** The newest email's code (else its main link) to the clipboard, as the global shortcut does. */
+  copyNewestCode: None,
+  getLoopState: None,
   /** Restart into a downloaded update: only ever on the user's word. */
   installUpdate: None,
 } as const satisfies Record<Method, z.ZodType>; // exactly the methods bridge-spec names
@@ -200,6 +211,8 @@ export interface AccountSummary {
   baseUrl: string;
   teamId: string;
   flavor: FlavorName;
+  /** Fresh addresses (N) are made from this; empty: at the domain of the server's newest email. */
+  addressPattern: string;
   /** The renderer learns only whether a token is stored, never the token. */
   hasToken: boolean;
   /** Where the token lives: never the token itself. */
@@ -344,6 +357,10 @@ export interface Results {
   deleteAllEmails: { through: string };
   openExternal: null;
   getAppInfo: AppInfo;
+  newAddress: { address: string; until: number };
+  stopWatch: LoopState;
+  copyNewestCode: { copied: { kind: 'code' | 'link'; text: string } | null };
+  getLoopState: LoopState;
   installUpdate: null;
 }
 
@@ -360,9 +377,13 @@ export interface Events {
   deleteFailed: { id: string; error: BridgeError; kind?: 'email' | 'automation' | 'all' };
   /** Page 1 of the watched list, polled by main: new mail slides in from here. */
   listPolled: { query: ListQuery; page: Results['listEmails'] };
+  /** The tester's loop: open watches, the newest code, the global shortcut. */
+  loopChanged: LoopState;
+  /** The first email to a watched address: the renderer opens it; its code or link is on the clipboard. */
+  watchCaught: WatchCaught;
 }
 
-export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts'] as const;
+export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts', 'new-address'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 /**

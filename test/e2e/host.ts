@@ -27,6 +27,7 @@ import { buildWindowApi } from '../../src/preload/api.ts';
 import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
 import type { FlavorName } from '../../src/shared/flavors/index.ts';
 import { testCipher } from '../support/cipher.ts';
+import { systemTray, type SystemTray } from '../../src/main/tray.ts';
 
 export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string; name?: string; flavor?: FlavorName } | { demo: true }) & {
   http?: Partial<HttpOptions>;
@@ -45,6 +46,8 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
   passThrough?: string[];
   /** The demo's service also takes mail by SMTP on loopback (handle.demoSmtpPort()). */
   demoSmtp?: boolean;
+  /** Global shortcuts another application holds already (registering them fails, as Electron's does). */
+  takenShortcuts?: string[];
   /** "This computer" on (its SMTP on a free port; handle.catcherSmtpPort()), shown when `show`. Off otherwise, as no test shares port 1025. */
   catcher?: { show?: boolean; settings?: Partial<CatcherSettings> };
 };
@@ -74,6 +77,14 @@ export interface AppHandle {
   installUpdateCalls: number;
   /** Desktop notifications main showed. */
   notifications: string[];
+  /** The same, with the label of each one's button (Copy …) and what pressing it does. */
+  notificationButtons: { title: string; body: string; action: { label: string; run: () => void } | null }[];
+  /** Presses a global shortcut main registered with the system (false: none registered there). */
+  pressGlobalShortcut(accelerator: string): boolean;
+  /** The system-wide shortcuts main holds now. */
+  globalShortcuts(): string[];
+  /** The tray as main set it (tray.ts over a stand-in Tray): its title, tooltip and menu. */
+  tray: { title: string; tooltip: string; items: { label: string; enabled: boolean; click?: () => void }[] } | null;
   /** The dock/taskbar badge main set last. */
   badgeCount: number | null;
   /** What main put on the clipboard last. */
@@ -167,6 +178,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const openedExternally: string[] = [];
   const consentAsked: string[] = [];
   const notifications: string[] = [];
+  const notificationButtons: AppHandle['notificationButtons'] = [];
+  const shortcuts = new Map<string, () => void>();
   let consentAnswer = options.consent === true;
   let page: Page | null = null;
 
@@ -199,7 +212,10 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
         handle.clipboard = text;
       },
     },
-    notification: (title, body) => notifications.push(`${title}: ${body}`),
+    notification: ({ title, body, action }) => {
+      notifications.push(`${title}: ${body}`);
+      notificationButtons.push({ title, body, action: action ?? null });
+    },
     downloadsDir: '/downloads',
     writeFile: (path, bytes) => writeFile(path, bytes),
     // The hidden print window: a page of its own with scripts off, as main's BrowserWindow has them.
@@ -224,6 +240,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       },
     },
   };
+  let tray: SystemTray | null = null;
   const handlers = createHandlers({
     accounts,
     startDemo: demo.start,
@@ -240,7 +257,41 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     setBadgeCount: (count) => {
       handle.badgeCount = count;
     },
+    // Electron's globalShortcut: registering fails where another app holds the keys.
+    shortcuts: {
+      register: (accelerator, run) => {
+        if (options.takenShortcuts?.includes(accelerator) || shortcuts.has(accelerator)) return false;
+        shortcuts.set(accelerator, run);
+        return true;
+      },
+      unregister: (accelerator) => void shortcuts.delete(accelerator),
+    },
+    onLoopState: (state) => tray?.show(state),
   });
+  // Main's tray glue (tray.ts) over a stand-in Tray and Menu.
+  let trayShown: AppHandle['tray'] = null;
+  tray = systemTray(
+    {
+      make: () => {
+        const shown = { title: '', tooltip: '', items: [] as NonNullable<AppHandle['tray']>['items'] };
+        trayShown = shown;
+        return {
+          setToolTip: (text) => void (shown.tooltip = text),
+          setTitle: (title) => void (shown.title = title),
+          setContextMenu: (menu) => void (shown.items = menu as typeof shown.items),
+          destroy: () => void (trayShown = null),
+        };
+      },
+      menu: (items) => items,
+    },
+    {
+      'copy-newest': () => void handlers.loop.copyNewest(),
+      'new-address': () => void handlers.loop.newAddress().catch(() => undefined),
+      show: () => undefined,
+      quit: () => undefined,
+    },
+  );
+  tray.show(handlers.loop.state);
 
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
   // The renderer makes no requests of its own: anything beyond its files is refused and noted.
@@ -304,6 +355,16 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     emit,
     installUpdateCalls: 0,
     notifications,
+    notificationButtons,
+    pressGlobalShortcut: (accelerator) => {
+      const run = shortcuts.get(accelerator);
+      run?.();
+      return run !== undefined;
+    },
+    globalShortcuts: () => [...shortcuts.keys()],
+    get tray() {
+      return trayShown;
+    },
     badgeCount: null,
     clipboard: null,
     settingsPath,

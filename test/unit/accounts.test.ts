@@ -28,7 +28,7 @@ describe('accounts and the settings file', () => {
     expect(JSON.parse(onDisk).accounts[0].token.scheme).toBe('encrypted');
     expect(await readFile(`${path}.bak`, 'utf8')).not.toContain(TOKEN);
     expect(accounts.summaries()[0]).toEqual({
-      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', flavor: 'service-v1', hasToken: true, tokenStorage: 'encrypted', transport: 'encrypted',
+      id, name: 'Acme', baseUrl: 'https://mail.acme.test', teamId: 'acme', flavor: 'service-v1', hasToken: true, tokenStorage: 'encrypted', transport: 'encrypted', addressPattern: '',
     });
     const reloaded = await AccountManager.load(path, new TokenVault(cipher));
     expect(reloaded.connection(id)).toEqual({ baseUrl: 'https://mail.acme.test', teamId: 'acme', token: TOKEN, flavor: 'service-v1' });
@@ -80,14 +80,14 @@ describe('accounts and the settings file', () => {
     expect(fresh.recovered).toBe(true);
     expect(fresh.summaries()).toEqual([]);
     expect(fresh.activeId).toBeNull();
-    expect(fresh.settings).toEqual({ pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {} });
+    expect(fresh.settings).toEqual({ pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {}, copyCodeShortcut: 'Control+Alt+C' });
   });
 
   it('reads a settings file from before density and notifications, and a change to one setting keeps the rest', async () => {
     await writeFile(path, JSON.stringify({ version: 1, accounts: [], activeId: null, settings: { pageSize: 50, confirmDelete: false, theme: 'dark' }, window: null }));
     const old = await AccountManager.load(path, new TokenVault(testCipher()));
     expect(old.recovered).toBe(false);
-    expect(old.settings).toEqual({ pageSize: 50, confirmDelete: false, theme: 'dark', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {} });
+    expect(old.settings).toEqual({ pageSize: 50, confirmDelete: false, theme: 'dark', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {}, copyCodeShortcut: 'Control+Alt+C' });
     await old.updateSettings({ density: 'comfortable' });
     await old.updateSettings({ notifyNewMail: true });
     expect(old.settings).toMatchObject({ pageSize: 50, theme: 'dark', density: 'comfortable', notifyNewMail: true });

@@ -34,6 +34,7 @@ function fakeHandlers(flush: () => Promise<void> = async () => undefined): Handl
     waitingDeletes: () => 1,
     resumeDeletes: async () => undefined,
     unsavedDraft: () => null,
+    loop: {} as Handlers['loop'],
   };
 }
 
@@ -121,7 +122,7 @@ function fakeDesktop(options: { response?: number; savePath?: string | null; win
   const saves: { window: FakeWindow; defaultPath: string }[] = [];
   const opened: string[] = [];
   const written: { path: string; bytes: Buffer }[] = [];
-  const shown: { title: string; body: string; click: () => void }[] = [];
+  const shown: { title: string; body: string; click: () => void; action?: { label: string; run: () => void } }[] = [];
   const copied: string[] = [];
   const desktop: DesktopLike<FakeWindow> = {
     mainWindow: () => (options.window === false ? null : window),
@@ -141,7 +142,7 @@ function fakeDesktop(options: { response?: number; savePath?: string | null; win
     },
     shell: { openExternal: async (url) => void opened.push(url) },
     clipboard: { writeText: (text) => void copied.push(text) },
-    notification: options.notifications === false ? undefined : (title, body, click) => void shown.push({ title, body, click }),
+    notification: options.notifications === false ? undefined : (note) => void shown.push({ title: note.title, body: note.body, click: note.onClick, ...(note.action ? { action: note.action } : {}) }),
     downloadsDir: '/home/someone/Downloads',
     writeFile: async (path, bytes) => void written.push({ path, bytes }),
   };
@@ -183,17 +184,26 @@ describe('the desktop services main’s handlers use, wired to fakes', () => {
     expect(cancelled.written).toEqual([]);
   });
 
-  it('a notification brings the window back when clicked; none where the system has none; copies go to the clipboard', () => {
+  it('a notification brings the window back when clicked, its Copy copies; none where the system has none; copies go to the clipboard', () => {
     const { desktop, shown, window, copied } = fakeDesktop();
     const services = desktopServices(desktop);
-    services.notify!('New mail from Ada', 'Your code');
-    expect(shown.map((n) => [n.title, n.body])).toEqual([['New mail from Ada', 'Your code']]);
+    services.notify!({ title: 'New mail from Ada', body: 'Your code', copy: '739204' });
+    services.notify!({ title: 'New mail from Bo', body: 'Reset', copy: 'https://app.test/reset?t=1' });
+    services.notify!({ title: 'New mail from Cy', body: 'Hello', copy: null });
+    expect(shown.map((n) => [n.title, n.body, n.action?.label ?? null])).toEqual([
+      ['New mail from Ada', 'Your code', 'Copy 739204'],
+      ['New mail from Bo', 'Reset', 'Copy the link'],
+      ['New mail from Cy', 'Hello', null],
+    ]);
     shown[0]!.click();
     expect(window.show).toHaveBeenCalled();
+    expect(copied).toEqual([]);
+    shown[0]!.action!.run();
+    shown[1]!.action!.run();
     services.copyText!('123456');
-    expect(copied).toEqual(['123456']);
+    expect(copied).toEqual(['739204', 'https://app.test/reset?t=1', '123456']);
     const quiet = fakeDesktop({ notifications: false });
-    expect(() => desktopServices(quiet.desktop).notify!('t', 'b')).not.toThrow();
+    expect(() => desktopServices(quiet.desktop).notify!({ title: 't', body: 'b', copy: null })).not.toThrow();
   });
 
   it('prints in a hidden window and closes it whatever happens; a PDF is saved where the user chose', async () => {

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/flavors/index.ts';
 import { CATCHER_ID, DEFAULT_CATCHER, type CatcherSettings } from '../../shared/domain/catcher.ts';
 import { DEFAULT_SETTINGS } from '../../shared/domain/settings.ts';
+import { patternProblem } from '../../shared/domain/tester-loop.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { JsonFile } from './json-file.ts';
@@ -32,6 +33,8 @@ const StoredAccountSchema = z.object({
   token: StoredTokenSchema.nullable(),
   /** Origins on this machine or a private network the user let "Send test" reach, in main's dialog. */
   testTargets: z.array(z.string()).default([]),
+  /** Fresh addresses (N) on this server: the user's pattern; empty learns the domain from its newest email. */
+  addressPattern: z.string().max(200).default(''),
 });
 type StoredAccount = Omit<z.infer<typeof StoredAccountSchema>, 'token'> & { token: StoredToken | null };
 
@@ -139,6 +142,7 @@ export class AccountManager {
       baseUrl: account.baseUrl,
       teamId: account.teamId,
       flavor: account.flavor,
+      addressPattern: account.addressPattern,
       transport: URL.canParse(account.baseUrl) ? transportOf(account.baseUrl) : 'clear',
       hasToken: account.token !== null || this.vault.hasSessionToken(account.id),
       tokenStorage:
@@ -200,7 +204,10 @@ export class AccountManager {
       throw new ServiceError('validation', ORIGIN_CHANGED, { fields: { token: [ORIGIN_CHANGED] } });
     }
     const teamId = traits.teams ? (input.teamId ?? '') : '';
-    const account: StoredAccount = { id, name: input.name || new URL(baseUrl).host, baseUrl, teamId, flavor, token, testTargets: existing?.testTargets ?? [] };
+    const addressPattern = input.addressPattern ?? existing?.addressPattern ?? '';
+    const patternError = addressPattern === '' ? null : patternProblem(addressPattern);
+    if (patternError) throw new ServiceError('validation', patternError, { fields: { addressPattern: [patternError] } });
+    const account: StoredAccount = { id, name: input.name || new URL(baseUrl).host, baseUrl, teamId, flavor, token, testTargets: existing?.testTargets ?? [], addressPattern };
     this.data.accounts = existing
       ? this.data.accounts.map((a) => (a.id === id ? account : a))
       : [...this.data.accounts, account];

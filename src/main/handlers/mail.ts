@@ -1,7 +1,7 @@
 /** Reading and triage: the list and its watch, one email in its forms, deletes with undo, stars, files. */
 import { preferredFormat, type EmailBody } from '../../shared/domain/email.ts';
 import { readerHeaders, type ReaderHeaders } from '../../shared/domain/reader-headers.ts';
-import type { ServiceClient } from '../api/client.ts';
+import type { EmailListing, ServiceClient } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { inlineImages } from '../api/inline-images.ts';
 import { safeFileName } from '../file-names.ts';
@@ -26,20 +26,20 @@ export type MailHandlers = Pick<
 >;
 
 /** The poller that watches the list for new mail (the window visible, the rate budget allowing). */
-export function mailPoller(context: HandlerContext, deps: Pick<HandlerDeps, 'pollIntervalMs' | 'notify' | 'setBadgeCount'>): MailPoller {
-  const { accounts, session, withClient, emit } = context;
+export function mailPoller(
+  context: HandlerContext,
+  deps: Pick<HandlerDeps, 'pollIntervalMs' | 'setBadgeCount'>,
+  onNewMail: (emails: EmailListing['data']) => void,
+): MailPoller {
+  const { session, withClient, emit } = context;
   return new MailPoller({
     intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
     fetchPage: (query) => withClient((c) => c.listEmails(query, { fresh: true })),
     fetchUnread: () => withClient(async (c) => (await c.listEmails({ unread: true, limit: 1 }, { fresh: true })).meta.total),
     rate: () => session.rateLimit,
     onPage: (query, page) => emit('listPolled', { query, page }),
-    onNewMail: (emails) => {
-      if (!accounts.settings.notifyNewMail || !deps.notify) return;
-      const first = emails[0]!;
-      const from = first.sender.display_name || first.sender.email;
-      deps.notify(emails.length === 1 ? `New mail from ${from}` : `${emails.length} new emails`, first.subject || '(no subject)');
-    },
+    // The tester's loop notifies, with the newest email's code (tester-loop.ts).
+    onNewMail,
     onUnread: (count) => deps.setBadgeCount?.(count),
     setTimer: (run, ms) => {
       const timer = setTimeout(run, ms);
@@ -62,12 +62,16 @@ export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: 
   const withSent = async (c: ServiceClient, id: string, body: EmailBody) => attach(body, await sentHeaders(c, id));
 
   return {
-    listEmails: ({ fresh, ...query }) => {
+    listEmails: async ({ fresh, ...query }) => {
       if (fresh) poller.refreshed();
-      return withClient((c) => c.listEmails(query, { view: 'list', fresh }));
+      const page = await withClient((c) => c.listEmails(query, { view: 'list', fresh }));
+      poller.noteListed(query, page.data.map((email) => email.id));
+      return page;
     },
     watchList: async ({ query, visible }) => {
       poller.watch(query, visible);
+      // The app's own services cost nothing to ask: mail that landed between the list's load and this watch shows now.
+      if (query !== null && session.isLocal) poller.arrived();
       return null;
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),

@@ -12,6 +12,7 @@ import { bindingsOf, displayBinding } from './features/commands/registry.ts';
 import { useKeyboard } from './features/commands/useKeyboard.ts';
 import { SettingsView } from './features/settings/SettingsView.tsx';
 import { useStore, type View } from './store.ts';
+import { WatchBar } from './features/loop/WatchBar.tsx';
 
 /** What main's application menu asks for, as commands. */
 const MENU_TO_COMMAND: Record<MenuCommand, string> = {
@@ -19,6 +20,7 @@ const MENU_TO_COMMAND: Record<MenuCommand, string> = {
   'open-settings': 'app.go-settings',
   'open-automations': 'app.go-automations',
   'show-shortcuts': 'app.shortcuts',
+  'new-address': 'loop.new-address',
 };
 
 const VIEWS: { view: View; label: string; keys: string }[] = [
@@ -259,6 +261,8 @@ export function App() {
         kind === 'automation' ? useStore.getState().restoreRule(id, error) : useStore.getState().restoreDeleted(id, error),
       ),
       subscribe('menuCommand', (command) => runCommand(MENU_TO_COMMAND[command])),
+      subscribe('loopChanged', (state) => useStore.getState().setLoop(state)),
+      subscribe('watchCaught', (caught) => useStore.getState().watchCaught(caught)),
     ];
     // Main polls for new mail only while the window can be seen.
     const visibility = () => useStore.getState().watchList();
@@ -278,6 +282,7 @@ export function App() {
         <UpdateBanner />
         <OutageBanner />
         <DemoBanner />
+        <WatchBar />
         <main>
           {/* The inbox stays mounted, hidden, while another view shows: its list, its scroll and its
               email frame are there at once on the way back, and leaving it costs no teardown. */}

@@ -10,6 +10,7 @@ import { asBridgeError } from './bridge.ts';
 import { browserEffects, type Effects } from './effects.ts';
 import { createAutomationsSlice, type AutomationsSlice } from './features/automations/slice.ts';
 import { createInboxSlice, type InboxSlice } from './features/inbox/slice.ts';
+import { createLoopSlice, type LoopSlice } from './features/loop/slice.ts';
 import { createMessageSlice, type MessageSlice } from './features/message/slice.ts';
 import { createQaSlice, type QaSlice } from './features/qa/slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './features/settings/slice.ts';
@@ -46,7 +47,7 @@ export interface UiSlice {
   recordProblem: (area: string, error: unknown, componentStack: string) => void;
 }
 
-export type AppState = InboxSlice & MessageSlice & QaSlice & AutomationsSlice & SettingsSlice & UiSlice;
+export type AppState = InboxSlice & MessageSlice & QaSlice & LoopSlice & AutomationsSlice & SettingsSlice & UiSlice;
 
 /** A slice of the store, given the effects it may use. */
 export type Slice<T> = (effects: Effects) => StateCreator<AppState, [], [], T>;
@@ -131,6 +132,7 @@ export function createAppStore(effects: Effects): StoreApi<AppState> {
     ...createInboxSlice(effects)(...args),
     ...createMessageSlice(effects)(...args),
     ...createQaSlice(effects)(...args),
+    ...createLoopSlice(effects)(...args),
     ...createAutomationsSlice(effects)(...args),
     ...createSettingsSlice(effects)(...args),
     ...createUiSlice(effects)(...args),

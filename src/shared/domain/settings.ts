@@ -1,4 +1,6 @@
 /** The user's preferences, kept by main in the settings file. */
+import { DEFAULT_COPY_SHORTCUT } from './tester-loop.ts';
+
 export const THEMES = ['system', 'light', 'dark'] as const;
 
 export const DENSITIES = ['compact', 'comfortable'] as const;
@@ -13,6 +15,8 @@ export interface Settings {
   notifyNewMail: boolean;
   /** What the reader shows after a delete. */
   afterDelete: (typeof AFTER_DELETE)[number];
+  /** The global shortcut that copies the newest email's code from any app (Electron's accelerator; '' is off). */
+  copyCodeShortcut: string;
   /** Keys the user rebound: a command's id and its bindings instead of the defaults ([] unbinds it). */
   keymap: Record<string, string[]>;
 }
@@ -31,4 +35,5 @@ export const DEFAULT_SETTINGS: Settings = {
   notifyNewMail: false,
   afterDelete: 'next',
   keymap: {},
+  copyCodeShortcut: DEFAULT_COPY_SHORTCUT,
 };

@@ -4,6 +4,7 @@ import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { FLAVOR_RECORDS, FLAVORS } from '../../../../shared/flavors/index.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
+import { ShortcutSetting } from '../loop/ShortcutSetting.tsx';
 import { CatcherSettings } from '../catcher/CatcherSettings.tsx';
 import { KeymapEditor } from './KeymapEditor.tsx';
 import { asksLogin, type AccountDraft } from './slice.ts';
@@ -31,7 +32,7 @@ function AccountForm() {
     event.preventDefault();
     void saveAccount();
   };
-  const field = (name: 'name' | 'baseUrl' | 'teamId' | 'username' | 'token', label: string, hint: string | null, type = 'text') => (
+  const field = (name: 'name' | 'baseUrl' | 'teamId' | 'username' | 'token' | 'addressPattern', label: string, hint: string | null, type = 'text') => (
     <label>
       {label}
       <input
@@ -96,6 +97,7 @@ function AccountForm() {
         'password',
       )}
       {field('name', 'Name', 'Optional: shown in the account switcher.')}
+      {field('addressPattern', 'Fresh addresses (N)', 'Such as qa+{random}@your-domain, or just the domain. Empty: the domain of the newest email.')}
       {!encryptionAvailable && (
         <label className="check warning">
           <input
@@ -214,8 +216,9 @@ export function SettingsView() {
         </label>
         <label className="check">
           <input type="checkbox" checked={settings.notifyNewMail} onChange={(e) => void updateSettings({ notifyNewMail: e.target.checked })} />
-          Desktop notification when new mail arrives
+          Desktop notification when new mail arrives (with its code, and a button to copy it)
         </label>
+        <ShortcutSetting />
         <label>
           After deleting the open email, show
           <select value={settings.afterDelete} onChange={(e) => void updateSettings({ afterDelete: e.target.value as Settings['afterDelete'] })}>

@@ -16,6 +16,8 @@ export interface AccountDraft {
   username: string;
   token: string;
   allowPlaintextToken: boolean;
+  /** Fresh addresses (N) at this server; empty: at the domain of its newest email. */
+  addressPattern: string;
 }
 
 export const EMPTY_ACCOUNT: AccountDraft = {
@@ -26,6 +28,7 @@ export const EMPTY_ACCOUNT: AccountDraft = {
   username: '',
   token: '',
   allowPlaintextToken: false,
+  addressPattern: '',
 };
 
 /** The one secret main stores: a bearer token, or MailCare's "email:password". Pure. */
@@ -90,12 +93,13 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
 
   bootstrap: async () => {
     try {
-      const [accounts, settings, appInfo] = await Promise.all([
+      const [accounts, settings, appInfo, loop] = await Promise.all([
         call('getAccounts', undefined),
         call('getSettings', undefined),
         call('getAppInfo', undefined),
+        call('getLoopState', undefined),
       ]);
-      set({ accounts, settings, appInfo });
+      set({ accounts, settings, appInfo, loop });
       if (accounts.settingsRecovered) {
         get().notify('The settings file was damaged; Inbox Desk restored the last good copy (or the defaults). Check your accounts.', { tone: 'error' });
       }
@@ -128,7 +132,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
     const account = get().accounts?.accounts.find((a) => a.id === id);
     set({
       accountDraft: account
-        ? { ...EMPTY_ACCOUNT, id: account.id, name: account.name, baseUrl: account.baseUrl, teamId: account.teamId, flavor: account.flavor }
+        ? { ...EMPTY_ACCOUNT, id: account.id, name: account.name, baseUrl: account.baseUrl, teamId: account.teamId, flavor: account.flavor, addressPattern: account.addressPattern }
         : EMPTY_ACCOUNT,
       accountErrors: {},
       accountError: null,
@@ -185,6 +189,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
         flavor: draft.flavor,
         ...(secret ? { token: secret } : {}),
         ...(draft.allowPlaintextToken ? { allowPlaintextToken: true } : {}),
+        addressPattern: draft.addressPattern.trim(),
       });
       // The typed token leaves the renderer's memory with the draft, unless the user has
       // already started another edit meanwhile (main announces the account before this returns).
