@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
 import { createServer } from 'node:http';
 import { startReferenceService } from '../../src/server/index.ts';
+import nodemailer from 'nodemailer';
 import { openApp } from './host.ts';
 
 const out = 'docs/screenshots';
@@ -141,6 +142,34 @@ try {
     await service.close();
     web.closeAllConnections();
     web.close();
+  }
+  // The tester's loop on This computer: N, the sign-up mail caught and opened with its code copied, and a second address watched.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+      const app = await openApp(browser, { demo: true, viewport, colorScheme, catcher: { show: true, settings: { addressPattern: 'qa+{random}@myapp.test' } } });
+      const { page } = app;
+      const size = `${viewport.width}x${viewport.height}`;
+      await page.getByRole('region', { name: 'SMTP settings for your app' }).waitFor();
+      if (colorScheme === 'light' && size === '1280x800') await page.screenshot({ path: `${out}/catcher-empty-light-1280x800.png` });
+      await page.keyboard.press('Shift+N');
+      await page.getByRole('status', { name: 'Watched addresses' }).waitFor();
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: app.catcherSmtpPort()!, secure: false, tls: { rejectUnauthorized: false } });
+      await transport.sendMail({
+        from: 'MyApp <no-reply@myapp.test>',
+        to: app.clipboard!,
+        subject: 'Confirm your MyApp account',
+        text: 'Welcome to MyApp!\n\nYour verification code is 739204.\n\nIt expires in 10 minutes.',
+        html: '<div style="font-family:sans-serif;max-width:480px"><h1>Welcome to MyApp</h1><p>Your verification code is</p><p style="font-size:28px;letter-spacing:4px"><b>739204</b></p><p>It expires in 10 minutes. Or <a href="https://myapp.test/confirm?t=abc">confirm your address</a>.</p></div>',
+      });
+      transport.close();
+      await page.getByRole('heading', { name: 'Confirm your MyApp account' }).waitFor();
+      await page.keyboard.press('Shift+N');
+      await page.getByRole('status', { name: 'Watched addresses' }).waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `${out}/loop-${colorScheme}-${size}.png` });
+      await app.close();
+      console.log(`${out}/loop-${colorScheme}-${size}.png`);
+    }
   }
 } finally {
   await browser.close();

@@ -4,7 +4,8 @@
  * said in a sentence, its settings applied by starting it again, and its
  * arrivals told to main as they land.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client.ts';
 import { Catcher } from '../../src/main/catcher.ts';
 import { DEFAULT_CATCHER, type CatcherSettings } from '../../src/shared/domain/catcher.ts';
+import { insightsOf } from '../../src/shared/domain/mail-insights.ts';
 
 const WORKER = resolve('src/main/local-service-worker.ts');
 
@@ -90,6 +92,32 @@ describe('This computer, the catcher in main', () => {
       await expect(catcher.connection()).rejects.toThrow(/switched off/);
     } finally {
       await catcher.stop();
+    }
+  });
+});
+
+describe('the README’s minute with the catcher', () => {
+  it.skipIf(spawnSync('curl', ['--version']).status !== 0)('its curl lines, as written, put a mail in This computer whose code the finder reads', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Catch your own app'), readme.indexOf('## Keys'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replace(/^ {3}/gm, '');
+    expect(block).toContain('smtp://127.0.0.1:1025');
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-readme-'));
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0 };
+    const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'catcher') }, settings, false);
+    await catcher.apply(settings, null, false);
+    try {
+      // The default port as the README says, moved to this test's free one.
+      const script = block.replaceAll('127.0.0.1:1025', `127.0.0.1:${catcher.state.smtp!.port}`);
+      const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const client = new ServiceClient(await catcher.connection());
+      const [email] = (await client.listEmails({}, { fresh: true })).data;
+      expect(email).toMatchObject({ subject: 'Your code', inbox: { email: 'you@inbox-desk.test' } });
+      expect(insightsOf(email!.subject, await client.readerBody(email!.id, 'text')).code?.code).toBe('739204');
+    } finally {
+      await catcher.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Email } from '../../../../shared/domain/email.ts';
 import { parseSearch, planSearch, withoutTerm, type Term } from '../../../../shared/domain/search-query.ts';
 import { exactDate, shortDate } from '../../format.ts';
@@ -192,6 +192,8 @@ function EmailList() {
   const catcher = useStore((s) => (s.accounts?.activeId === CATCHER_ID ? s.accounts.catcher : null));
   const selectedRef = useRef<HTMLLIElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  /** Scrolled down: new rows above are out of sight, and only then does a pill point at them (at the top they show, marked). */
+  const [awayFromTop, setAwayFromTop] = useState(false);
   const firstShown = useRef<string | null>(null);
   const listFailed = useStore((s) => s.listError !== null);
 
@@ -239,7 +241,14 @@ function EmailList() {
     return (
       <div className="empty" id="email-list" tabIndex={-1}>
         <p>{message}</p>
-        {catcher && !search && !list.unknownAddress && <SmtpInstructions state={catcher} heading="Point your app’s SMTP here, and its mail shows up at once" />}
+        {catcher && !search && !list.unknownAddress && (
+          <>
+            <SmtpInstructions state={catcher} heading="Point your app’s SMTP here, and its mail shows up at once" />
+            <p className="hint">
+              Press <kbd>N</kbd> for a fresh address to sign up with: it is copied, its first email opens here, and its code goes to your clipboard.
+            </p>
+          </>
+        )}
       </div>
     );
   }
@@ -248,7 +257,7 @@ function EmailList() {
   const today = new Date().toDateString();
   return (
     <>
-      {newIds.length > 0 && (
+      {newIds.length > 0 && awayFromTop && (
         <button
           type="button"
           className="new-mail"
@@ -270,6 +279,7 @@ function EmailList() {
       <ul
         id="email-list"
         ref={listRef}
+        onScroll={(event) => setAwayFromTop(event.currentTarget.scrollTop > 4)}
         className={`email-list ${density}`}
         role="listbox"
         aria-label="Emails"
