@@ -228,7 +228,7 @@ test.describe('the HTML compatibility check', () => {
     await expect(page.frameLocator('iframe[title="Email content"]').getByText('Hi')).toBeVisible();
     await page.keyboard.press('H');
     const report = page.getByRole('region', { name: 'HTML compatibility' });
-    await expect(report.getByRole('status')).toContainText('not supported everywhere (caniemail.com, 25 clients)');
+    await expect(report.getByRole('status')).toContainText('not supported everywhere (caniemail.com, 26 clients)');
     const score = async (label: string) => Number((await report.getByRole('listitem').filter({ hasText: new RegExp(`\\d+% ${label}$`) }).innerText()).match(/(\d+)%/)![1]);
     expect(await score('Apple Mail')).toBeGreaterThan(await score('Outlook'));
     const flex = report.getByRole('listitem').filter({ hasText: 'display:flex' });

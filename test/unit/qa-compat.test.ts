@@ -7,8 +7,8 @@
 import { caniemail, rawData } from 'caniemail';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMPAT_CLIENTS, compatReport, markDataGaps, splitStyles, type CompatCheck } from '../../src/main/qa/compat.ts';
-import { runCompat } from '../../src/main/qa/run-compat.ts';
+import { COMPAT_CLIENTS, compatReport, markDataGaps, splitStyles, type CompatCheck, type FeatureData } from '../../src/main/qa/compat.ts';
+import { compatWorkersStarted, runCompat } from '../../src/main/qa/run-compat.ts';
 
 const check = caniemail as unknown as CompatCheck;
 type Raw = Parameters<typeof markDataGaps>[0];
@@ -49,8 +49,8 @@ describe('the HTML compatibility check (caniemail.com’s data)', () => {
     expect(finding('<style> element')?.lines).toEqual([4, 12]);
     expect(finding('width attribute')?.lines).toEqual([11]);
     expect(finding('display:grid')?.lines).toEqual([14]);
-    // caniemail gives @media no place: it is shown at its <style> block.
-    expect(finding('@media')?.lines).toEqual([4]);
+    // caniemail gives @media no place: it is shown on its own line in the <style> block.
+    expect(finding('@media')?.lines).toEqual([6]);
   });
 
   it('says who lacks what as caniemail.com does: flex, grid and rounded corners are not in Outlook for Windows', () => {
@@ -99,11 +99,85 @@ describe('the HTML compatibility check (caniemail.com’s data)', () => {
   });
 
   it('runs in a worker thread, and stops one that takes too long or too much memory', async () => {
+    const startedBefore = compatWorkersStarted();
     const answer = await runCompat(resolve('src/main/compat-worker.ts'), EMAIL);
-    expect(answer.findings.map((f) => f.feature)).toEqual(report.findings.map((f) => f.feature));
+    // Warm: a second check runs in the same worker.
+    await runCompat(resolve('src/main/compat-worker.ts'), '<p style="display:flex">x</p>');
+    expect(compatWorkersStarted() - startedBefore).toBe(1);
+    // The worker answers what caniemail's checker misses too, from the same data.
+    const whole = compatReport(EMAIL, check, (rawData as unknown as { data: FeatureData[] }).data);
+    expect(answer.findings.map((f) => f.feature)).toEqual(whole.findings.map((f) => f.feature));
+    expect(answer.findings.map((f) => f.feature)).toContain('@media (prefers-color-scheme)');
     const big = `<table>${'<tr><td style="border-radius:4px;display:flex">x</td></tr>\n'.repeat(20_000)}</table>`;
     await expect(runCompat(resolve('src/main/compat-worker.ts'), big, 50)).rejects.toThrow(/took longer than/);
+    // The stopped worker is gone: the next check gets a fresh one, and answers.
+    const afterTimeout = compatWorkersStarted();
+    expect((await runCompat(resolve('src/main/compat-worker.ts'), EMAIL)).findings.length).toBe(answer.findings.length);
+    expect(compatWorkersStarted()).toBe(afterTimeout + 1);
     // Out of its memory, the worker ends and says so; this process goes on.
     await expect(runCompat(resolve('src/main/compat-worker.ts'), big, 60_000, 16)).rejects.toThrow(/compatibility check failed/);
   });
 });
+
+describe('what caniemail’s checker misses, answered from its data (issue 33)', () => {
+  const data = (rawData as unknown as { data: FeatureData[] }).data;
+  // Line numbers counted by hand.
+  const MAIL = [
+    '<html>', // 1
+    '<head>', // 2
+    '<style>', // 3
+    '@font-face { font-family: Brand; src: url(brand.woff2); }', // 4
+    'p { color: #222; }', // 5
+    '', // 6
+    '@media (prefers-color-scheme: dark) { p { color: #eee; } }', // 7
+    '</style>', // 8
+    '</head>', // 9
+    '<body>', // 10
+    '<p>Logo:</p>', // 11
+    '<svg width="20" height="20"><circle cx="10" cy="10" r="8"/></svg>', // 12
+    '<p>And again <svg><rect width="4" height="4"/></svg></p>', // 13
+    '</body>', // 14
+    '</html>', // 15
+  ].join('\n');
+  const report = compatReport(MAIL, check, data);
+  const finding = (feature: string) => report.findings.find((f) => f.feature === feature);
+
+  it('checks every platform of the ten families the data covers: 26, Thunderbird on Windows among them', () => {
+    const families = new Set(['gmail', 'outlook', 'apple-mail', 'yahoo', 'samsung-email', 'thunderbird', 'protonmail', 'fastmail', 'hey', 'aol']);
+    const inData = new Set<string>();
+    for (const feature of data) for (const [family, platforms] of Object.entries(feature.stats ?? {})) if (families.has(family)) for (const platform of Object.keys(platforms ?? {})) inData.add(`${family}.${platform}`);
+    expect([...COMPAT_CLIENTS].sort()).toEqual([...inData].sort());
+    expect(COMPAT_CLIENTS).toHaveLength(26);
+    expect(COMPAT_CLIENTS).toContain('thunderbird.windows');
+  });
+
+  it('an inline <svg>, on both its lines: Gmail has none, Apple Mail for macOS in part (with caniemail’s note), for iOS in full', () => {
+    const svg = finding('Embedded <svg> image')!;
+    expect(svg.lines).toEqual([12, 13]);
+    for (const client of ['gmail.desktop-webmail', 'gmail.ios', 'gmail.android', 'gmail.mobile-webmail']) expect(svg.unsupported).toContain(client);
+    expect(svg.partial).toContain('apple-mail.macos');
+    expect([...svg.unsupported, ...svg.partial, ...svg.noData]).not.toContain('apple-mail.ios');
+    expect(svg.notes.join(' ')).toContain('Requires a background on the `<body>`');
+  });
+
+  it('@media (prefers-color-scheme) on its own line: not in Gmail, in Apple Mail; besides the plain @media', () => {
+    const scheme = finding('@media (prefers-color-scheme)')!;
+    expect(scheme.lines).toEqual([7]);
+    for (const client of ['gmail.desktop-webmail', 'gmail.ios', 'gmail.android', 'gmail.mobile-webmail']) expect(scheme.unsupported).toContain(client);
+    expect([...scheme.unsupported, ...scheme.partial]).not.toContain('apple-mail.macos');
+    expect(finding('@media')?.lines).toEqual([7]);
+  });
+
+  it('@font-face on its own line, not the <style> tag’s', () => {
+    expect(finding('@font-face')?.lines).toEqual([4]);
+    expect(finding('@font-face')?.unsupported).toContain('gmail.desktop-webmail');
+  });
+
+  it('a feature that only lacks data somewhere is not “not supported everywhere”', () => {
+    for (const f of compatReport(MAIL, check, data).findings) expect(f.unsupported.length + f.partial.length, f.feature).toBeGreaterThan(0);
+    // word-wrap: Gmail for iOS has no data; if every other client supports it, it is no finding at all.
+    const wrap = compatReport('<p style="word-wrap: break-word">x</p>', check, data).findings.find((f) => f.feature === 'word-wrap');
+    if (wrap) expect(wrap.unsupported.length + wrap.partial.length).toBeGreaterThan(0);
+  });
+});
+

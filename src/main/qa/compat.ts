@@ -14,7 +14,7 @@ export const COMPAT_CLIENTS = [
   'apple-mail.macos', 'apple-mail.ios',
   'yahoo.desktop-webmail', 'yahoo.ios', 'yahoo.android',
   'samsung-email.android',
-  'thunderbird.macos',
+  'thunderbird.macos', 'thunderbird.windows',
   'protonmail.desktop-webmail', 'protonmail.ios', 'protonmail.android',
   'fastmail.desktop-webmail',
   'hey.desktop-webmail',
@@ -107,17 +107,64 @@ export function splitStyles(html: string): { blocks: { css: string; line: number
   return { blocks, rest };
 }
 
+/** The lines of a block's CSS where an at-rule (`@font-face`, `@media`…) named by a finding's title starts. */
+function atRuleLines(title: string, css: string, lineOffset: number): number[] {
+  const name = /^@[a-z-]+/i.exec(title)?.[0];
+  const lines = name ? linesOf(css, new RegExp(`${name}(?![a-z-])`, 'gi'), lineOffset + 1) : [];
+  return lines.length > 0 ? lines : [lineOffset + 1];
+}
+
 function countLines(text: string, from: number, to: number): number {
   let lines = 0;
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) lines += 1;
   return lines;
 }
 
-/** The check of one email's HTML, grouped per feature and scored per client family. Pure but for `check`. */
-export function compatReport(html: string, check: CompatCheck): CompatReport {
+/** One feature of caniemail's data as the supplement below reads it. */
+export interface FeatureData {
+  slug: string;
+  title: string;
+  stats?: Record<string, Record<string, Record<string, string>> | undefined>;
+  notes_by_num?: Record<string, string> | null;
+}
+
+/**
+ * Features caniemail's checker does not look for, found here and answered
+ * from its own data: an inline <svg> (html-svg), and an @media block that asks
+ * for a colour scheme (css-at-media-prefers-color-scheme). Each is a pattern
+ * in the source and the lines it is on.
+ */
+const SUPPLEMENTS: { slug: string; in: 'html' | 'css'; pattern: RegExp }[] = [
+  { slug: 'html-svg', in: 'html', pattern: /<svg[\s>/]/gi },
+  { slug: 'css-at-media-prefers-color-scheme', in: 'css', pattern: /@media[^{;]*prefers-color-scheme/gi },
+];
+
+/** Lines (1-based, from `firstLine`) where `pattern` matches in `text`. */
+function linesOf(text: string, pattern: RegExp, firstLine: number): number[] {
+  const lines: number[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) lines.push(firstLine + countLines(text, 0, match.index));
+  return lines;
+}
+
+/** How a client supports a feature by its newest entry in the data: y, a (partial), n, or no data; with the notes it cites. */
+function supportOf(feature: FeatureData, client: string): { kind: 'y' | 'a' | 'n' | 'u'; notes: string[] } {
+  const [family, platform] = client.split('.') as [string, string];
+  const versions = feature.stats?.[family]?.[platform];
+  const newest = versions ? Object.values(versions).at(-1) : undefined;
+  if (!newest) return { kind: 'u', notes: [] };
+  const kind = (['y', 'a', 'n'] as const).find((k) => newest.trim().startsWith(k)) ?? 'u';
+  const notes = [...newest.matchAll(/#(\d+)/g)].map((m) => feature.notes_by_num?.[m[1]!]).filter((n): n is string => typeof n === 'string' && n !== NO_DATA_NOTE);
+  return { kind, notes };
+}
+
+/** The check of one email's HTML, grouped per feature and scored per client family. Pure but for `check` and `data`. */
+export function compatReport(html: string, check: CompatCheck, data?: readonly FeatureData[]): CompatReport {
   const clients = [...COMPAT_CLIENTS];
   const findings = new Map<string, CompatFinding & { lineSet: Set<number> }>();
-  const take = (answer: ReturnType<CompatCheck>, lineOffset: number, cssBlock: boolean) => {
+  // Where each block's at-rules are, found once (every client reports the same ones).
+  const atRules = new Map<string, number[]>();
+  const take = (answer: ReturnType<CompatCheck>, lineOffset: number, cssBlock: boolean, cssText = '') => {
     for (const [kind, byClient] of [['none', answer.issues.errors], ['partial', answer.issues.warnings]] as const) {
       for (const [client, issues] of byClient) {
         for (const issue of issues) {
@@ -136,9 +183,12 @@ export function compatReport(html: string, check: CompatCheck): CompatReport {
           const list = unknown ? finding.noData : kind === 'none' ? finding.unsupported : finding.partial;
           if (!list.includes(client)) list.push(client);
           for (const note of issue.notes) if (note !== NO_DATA_NOTE && !finding.notes.includes(note)) finding.notes.push(note);
-          // CSS caniemail cannot place (an @media rule) is placed at its <style> block.
-          const line = issue.position ? issue.position.start.line + lineOffset : cssBlock ? lineOffset + 1 : null;
-          if (line !== null && !finding.lineSet.has(line)) {
+          // CSS caniemail cannot place (an at-rule) is placed on its own lines in the block, else at the <style> line.
+          const placed = `${lineOffset}|${issue.title}`;
+          if (cssBlock && !issue.position && !atRules.has(placed)) atRules.set(placed, atRuleLines(issue.title, cssText, lineOffset));
+          const lines = issue.position ? [issue.position.start.line + lineOffset] : cssBlock ? atRules.get(placed)! : [];
+          for (const line of lines) {
+            if (finding.lineSet.has(line)) continue;
             finding.lineSet.add(line);
             finding.occurrences += 1;
           }
@@ -149,9 +199,27 @@ export function compatReport(html: string, check: CompatCheck): CompatReport {
   const { blocks, rest } = splitStyles(html);
   take(check({ clients, html: rest }), 0, false);
   // A style block's CSS is checked on its own, its lines moved to where the block is.
-  for (const block of blocks) if (block.css.trim()) take(check({ clients, css: block.css }), block.line - 1, true);
+  for (const block of blocks) if (block.css.trim()) take(check({ clients, css: block.css }), block.line - 1, true, block.css);
+  for (const supplement of SUPPLEMENTS) {
+    const feature = data?.find((f) => f.slug === supplement.slug);
+    if (!feature || findings.has(feature.title)) continue;
+    const lines =
+      supplement.in === 'html' ? linesOf(rest, supplement.pattern, 1) : blocks.flatMap((block) => linesOf(block.css, supplement.pattern, block.line));
+    if (lines.length === 0) continue;
+    const finding = { feature: feature.title, unsupported: [] as string[], partial: [] as string[], noData: [] as string[], lines: [], occurrences: lines.length, notes: [] as string[], lineSet: new Set(lines) };
+    for (const client of clients) {
+      const { kind, notes } = supportOf(feature, client);
+      if (kind === 'n') finding.unsupported.push(client);
+      else if (kind === 'a') finding.partial.push(client);
+      else if (kind === 'u') finding.noData.push(client);
+      for (const note of notes) if (!finding.notes.includes(note)) finding.notes.push(note);
+    }
+    findings.set(feature.title, finding);
+  }
 
-  const list: CompatFinding[] = [...findings.values()].map(({ lineSet, ...finding }) => ({
+  // A feature no client is known to lack (only "no data" besides support) is not a finding.
+  const lacking = [...findings.values()].filter((finding) => finding.unsupported.length > 0 || finding.partial.length > 0);
+  const list: CompatFinding[] = lacking.map(({ lineSet, ...finding }) => ({
     ...finding,
     unsupported: finding.unsupported.sort(),
     partial: finding.partial.filter((c) => !finding.unsupported.includes(c)).sort(),
