@@ -22,6 +22,7 @@ import { qaHandlers } from './handlers/qa.ts';
 import { loopHandlers, testerLoop } from './handlers/loop.ts';
 import type { LoopDeps, TesterLoop } from './tester-loop.ts';
 import type { LoopState } from '../shared/domain/tester-loop.ts';
+import type { ListSnapshots } from './list-snapshot.ts';
 
 export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
 
@@ -54,6 +55,8 @@ export interface HandlerDeps {
   notify?: (note: { title: string; body: string; copy: string | null }) => void;
   /** The system-wide shortcut that copies the newest code (Electron's globalShortcut). */
   shortcuts?: LoopDeps['shortcuts'];
+  /** The first screen of each account as it last stood (list-snapshot.ts): painted at the next start before the server answers. */
+  snapshots?: ListSnapshots;
   /** The tester's loop changed (the tray shows its newest code). */
   onLoopState?: (state: LoopState) => void;
   /** The dock/taskbar badge, where the platform has one. */

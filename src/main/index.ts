@@ -6,6 +6,7 @@ import { AccountManager } from './account/accounts.ts';
 import { electronCipher } from './account/safe-storage.ts';
 import { TokenVault } from './account/vault.ts';
 import { Catcher } from './catcher.ts';
+import { ListSnapshots } from './list-snapshot.ts';
 import { demoService } from './local-service.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter } from './ipc.ts';
@@ -39,7 +40,10 @@ if (!app.requestSingleInstanceLock()) {
     app.setAboutPanelOptions(
       aboutPanelOptions({ name: 'Inbox Desk', version: app.getVersion(), license: PROJECT.license, homepage: PROJECT.homepage, electron: process.versions.electron, iconPath }),
     );
-    const accounts = await AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher));
+    const [accounts, snapshots] = await Promise.all([
+      AccountManager.load(join(app.getPath('userData'), 'settings.json'), new TokenVault(electronCipher)),
+      ListSnapshots.load(join(app.getPath('userData'), 'first-screen.json')),
+    ]);
     // "This computer" catches mail from launch while it is on, whichever account is shown.
     const catcher = new Catcher({ workerPath, dataDir: join(app.getPath('userData'), 'catcher') }, accounts.catcher, accounts.catcherHasPassword);
     void catcher.apply(accounts.catcher, accounts.catcherPassword(), accounts.catcherHasPassword);
@@ -101,6 +105,7 @@ if (!app.requestSingleInstanceLock()) {
       setBadgeCount: (count) => void app.setBadgeCount(count),
       compatWorker: join(import.meta.dirname, 'compat-worker.js'),
       pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
+      snapshots,
       shortcuts: {
         register: (accelerator, run) => globalShortcut.register(accelerator, run),
         unregister: (accelerator) => globalShortcut.unregister(accelerator),
@@ -130,6 +135,7 @@ if (!app.requestSingleInstanceLock()) {
       onWillQuit: () => {
         updates?.stop();
         globalShortcut.unregisterAll();
+        void snapshots.flush();
         tray?.destroy();
         void demo.stop();
         void catcher.stop();

@@ -71,6 +71,7 @@ const SettingsFields = z
     notifyNewMail: z.boolean(),
     afterDelete: z.enum(AFTER_DELETE),
     copyCodeShortcut: z.string().trim().max(60),
+    spamd: z.string().trim().max(300),
     keymap: z
       .record(z.string().regex(/^[a-z]+\.[a-z-]+$/), z.array(z.string().min(1).max(40)).max(4))
       .refine((keymap) => Object.keys(keymap).length <= 200, 'too many keys rebound'),
@@ -84,6 +85,7 @@ export const SettingsSchema = SettingsFields.extend({
   afterDelete: SettingsFields.shape.afterDelete.default(DEFAULT_SETTINGS.afterDelete),
   keymap: SettingsFields.shape.keymap.default(DEFAULT_SETTINGS.keymap),
   copyCodeShortcut: SettingsFields.shape.copyCodeShortcut.default(DEFAULT_SETTINGS.copyCodeShortcut),
+  spamd: SettingsFields.shape.spamd.default(DEFAULT_SETTINGS.spamd),
 }).strict() satisfies z.ZodType<Settings, unknown>;
 
 /** A change to some settings: no defaults here, or a change to one would reset the others. */
@@ -148,12 +150,16 @@ export const contract = {
   checkLinks: z.object({ id: Id }).strict(),
   /** The open email's HTML against caniemail.com's data (qa/compat.ts, in a worker thread). */
   checkCompatibility: z.object({ id: Id }).strict(),
+  /** The email's raw message scored by the spamd the user named (SPAMC), SpamAssassin's rules and points. */
+  checkSpam: z.object({ id: Id }).strict(),
   /** Prints the email as the reader shows it (`html`: its sanitized HTML, else its text), or saves it as PDF. */
   printEmail: z
     .object({ id: Id, html: z.string().max(60_000_000).nullable(), text: z.string().max(60_000_000).nullable(), remote: z.boolean(), pdf: z.boolean() })
     .strict(),
   /** The email's own inline images (cid:), as data: URLs. */
   getInlineImages: z.object({ id: Id }).strict(),
+  /** The open account's first screen as it last stood (rows only), painted before the server answers. */
+  getSnapshot: None,
   listAutomations: None,
   createAutomation: z.object({ input: AutomationBody }).strict(),
   updateAutomation: z.object({ id: Id, input: AutomationBody }).strict(),
@@ -219,6 +225,15 @@ export interface AccountSummary {
   tokenStorage: 'encrypted' | 'plaintext' | 'session-only' | null;
   /** How the token travels: TLS, loopback, or in clear (http:// beyond this machine, by consent). */
   transport: 'encrypted' | 'loopback' | 'clear';
+}
+
+/** SpamAssassin's verdict on an email, as its spamd said it (main/qa/spamc.ts). */
+export interface SpamReport {
+  isSpam: boolean;
+  score: number;
+  threshold: number;
+  /** Each rule that fired, highest points first. */
+  rules: { name: string; points: number; description: string }[];
 }
 
 /** One link or image of an email, as main found it when asked (api/link-check.ts). */
@@ -334,9 +349,12 @@ export interface Results {
   saveRawMessage: { savedTo: string | null };
   checkLinks: { links: LinkCheck[] };
   checkCompatibility: CompatReport;
+  checkSpam: SpamReport;
   printEmail: { printed: boolean; savedTo: string | null };
   /** Content-ID → data: URL. */
   getInlineImages: Record<string, string>;
+  /** `at`: when the page was read from the server. */
+  getSnapshot: { at: string; page: EmailPage } | null;
   listAutomations: Automation[];
   createAutomation: Automation;
   updateAutomation: Automation;

@@ -28,6 +28,7 @@ import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../sr
 import type { FlavorName } from '../../src/shared/flavors/index.ts';
 import { testCipher } from '../support/cipher.ts';
 import { systemTray, type SystemTray } from '../../src/main/tray.ts';
+import { ListSnapshots } from '../../src/main/list-snapshot.ts';
 
 export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string; name?: string; flavor?: FlavorName } | { demo: true }) & {
   http?: Partial<HttpOptions>;
@@ -46,6 +47,10 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
   passThrough?: string[];
   /** The demo's service also takes mail by SMTP on loopback (handle.demoSmtpPort()). */
   demoSmtp?: boolean;
+  /** A settings folder of an earlier run (its accounts, its first-screen snapshot): kept after close. */
+  dataDir?: string;
+  /** A script run in the page before the app's own (a benchmark's frame watcher). */
+  initScript?: string;
   /** Global shortcuts another application holds already (registering them fails, as Electron's does). */
   takenShortcuts?: string[];
   /** "This computer" on (its SMTP on a free port; handle.catcherSmtpPort()), shown when `show`. Off otherwise, as no test shares port 1025. */
@@ -147,11 +152,15 @@ function bridgeScript(): string {
 export async function openApp(browser: Browser, options: OpenAppOptions): Promise<AppHandle> {
   let protocolHandler: ((request: { url: string }) => Promise<Response>) | null = null;
   const { server, origin } = await serveRenderer(() => protocolHandler);
-  const dataDir = await mkdtemp(join(tmpdir(), 'inbox-desk-host-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'inbox-desk-host-')));
+  const snapshots = await ListSnapshots.load(join(dataDir, 'first-screen.json'));
   const settingsPath = join(dataDir, 'settings.json');
   const accounts = await AccountManager.load(settingsPath, new TokenVault(testCipher(!options.noKeyring)));
   if (!('demo' in options)) {
+    // An earlier run's folder: its account is kept (its token sealed again, as this run's keyring is new).
+    const earlier = accounts.summaries().find((a) => a.baseUrl === options.baseUrl.replace(/\/+$/, ''));
     await accounts.save({
+      ...(earlier ? { id: earlier.id } : {}),
       name: options.name ?? 'Test account',
       baseUrl: options.baseUrl,
       teamId: options.teamId,
@@ -254,6 +263,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       handle.installUpdateCalls += 1;
     },
     pollIntervalMs: options.pollIntervalMs,
+    snapshots,
     setBadgeCount: (count) => {
       handle.badgeCount = count;
     },
@@ -332,6 +342,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     }
   });
   await context.addInitScript({ content: bridgeScript() });
+  if (options.initScript) await context.addInitScript({ content: options.initScript });
   page = await context.newPage();
   await page.goto(`${origin}/index.html`);
 
@@ -380,7 +391,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       await new Promise<void>((r) => server.close(() => r()));
       await demo.stop();
       await catcher.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await snapshots.flush();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
   return handle;

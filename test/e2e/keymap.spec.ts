@@ -14,26 +14,26 @@ test('a key rebound in Settings is the key everywhere: the dispatcher, the help 
   await page.keyboard.press('j');
   await expect(section.getByRole('status')).toHaveText('j is already “Next email” there: choose another key.');
   await section.getByRole('button', { name: 'Change the key for Star / unstar' }).click();
-  await page.keyboard.press('Shift+S');
-  await expect(section.getByRole('status')).toHaveText('“Star / unstar” is now S.');
-  await expect.poll(() => app.accounts.settings.keymap).toEqual({ 'inbox.star': ['S'] });
+  await page.keyboard.press('Shift+Y');
+  await expect(section.getByRole('status')).toHaveText('“Star / unstar” is now Y.');
+  await expect.poll(() => app.accounts.settings.keymap).toEqual({ 'inbox.star': ['Y'] });
 
   await page.keyboard.press('g');
   await page.keyboard.press('i');
   await expect(selected).not.toContainText('★');
   await page.keyboard.press('s');
   await expect(selected).not.toContainText('★');
-  await page.keyboard.press('Shift+S');
+  await page.keyboard.press('Shift+Y');
   await expect(selected).toContainText('★');
 
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-  await expect(help.getByRole('row').filter({ hasText: 'Star / unstar' }).locator('kbd')).toHaveText('S');
+  await expect(help.getByRole('row').filter({ hasText: 'Star / unstar' }).locator('kbd')).toHaveText('Y');
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await page.keyboard.type('star / unstar');
-  await expect(palette.getByRole('option').first().locator('kbd')).toHaveText('S');
+  await expect(palette.getByRole('option').first().locator('kbd')).toHaveText('Y');
   await page.keyboard.press('Escape');
 
   // Reset gives the default back.

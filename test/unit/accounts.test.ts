@@ -80,14 +80,14 @@ describe('accounts and the settings file', () => {
     expect(fresh.recovered).toBe(true);
     expect(fresh.summaries()).toEqual([]);
     expect(fresh.activeId).toBeNull();
-    expect(fresh.settings).toEqual({ pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {}, copyCodeShortcut: 'Control+Alt+C' });
+    expect(fresh.settings).toEqual({ pageSize: 25, confirmDelete: false, theme: 'system', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {}, copyCodeShortcut: 'Control+Alt+C', spamd: '' });
   });
 
   it('reads a settings file from before density and notifications, and a change to one setting keeps the rest', async () => {
     await writeFile(path, JSON.stringify({ version: 1, accounts: [], activeId: null, settings: { pageSize: 50, confirmDelete: false, theme: 'dark' }, window: null }));
     const old = await AccountManager.load(path, new TokenVault(testCipher()));
     expect(old.recovered).toBe(false);
-    expect(old.settings).toEqual({ pageSize: 50, confirmDelete: false, theme: 'dark', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {}, copyCodeShortcut: 'Control+Alt+C' });
+    expect(old.settings).toEqual({ pageSize: 50, confirmDelete: false, theme: 'dark', density: 'compact', notifyNewMail: false, afterDelete: 'next', keymap: {}, copyCodeShortcut: 'Control+Alt+C', spamd: '' });
     await old.updateSettings({ density: 'comfortable' });
     await old.updateSettings({ notifyNewMail: true });
     expect(old.settings).toMatchObject({ pageSize: 50, theme: 'dark', density: 'comfortable', notifyNewMail: true });

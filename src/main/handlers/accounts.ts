@@ -64,6 +64,7 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
     },
     removeAccount: async ({ id }) => {
       await accounts.remove(id);
+      deps.snapshots?.forget(id);
       if (session.activeKey === id || accounts.activeId === null) endSession();
       return announce();
     },

@@ -1,5 +1,6 @@
 /** Reading and triage: the list and its watch, one email in its forms, deletes with undo, stars, files. */
 import { preferredFormat, type EmailBody } from '../../shared/domain/email.ts';
+import { FLAVOR_RECORDS } from '../../shared/flavors/index.ts';
 import { readerHeaders, type ReaderHeaders } from '../../shared/domain/reader-headers.ts';
 import type { EmailListing, ServiceClient } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
@@ -23,21 +24,28 @@ export type MailHandlers = Pick<
   | 'saveAttachment'
   | 'saveRawMessage'
   | 'getInlineImages'
+  | 'getSnapshot'
 >;
+
+/** The key an account's snapshot is kept under: its id, or the demo's. */
+const snapshotKey = (activeId: string | null) => activeId ?? 'demo';
 
 /** The poller that watches the list for new mail (the window visible, the rate budget allowing). */
 export function mailPoller(
   context: HandlerContext,
-  deps: Pick<HandlerDeps, 'pollIntervalMs' | 'setBadgeCount'>,
+  deps: Pick<HandlerDeps, 'pollIntervalMs' | 'setBadgeCount' | 'snapshots'>,
   onNewMail: (emails: EmailListing['data']) => void,
 ): MailPoller {
-  const { session, withClient, emit } = context;
+  const { accounts, session, withClient, emit } = context;
   return new MailPoller({
     intervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
     fetchPage: (query) => withClient((c) => c.listEmails(query, { fresh: true })),
     fetchUnread: () => withClient(async (c) => (await c.listEmails({ unread: true, limit: 1 }, { fresh: true })).meta.total),
     rate: () => session.rateLimit,
-    onPage: (query, page) => emit('listPolled', { query, page }),
+    onPage: (query, page) => {
+      emit('listPolled', { query, page });
+      deps.snapshots?.remember(snapshotKey(accounts.activeId), query, page);
+    },
     // The tester's loop notifies, with the newest email's code (tester-loop.ts).
     onNewMail,
     onUnread: (count) => deps.setBadgeCount?.(count),
@@ -49,8 +57,8 @@ export function mailPoller(
   });
 }
 
-export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: Pick<HandlerDeps, 'saveFile'>): MailHandlers {
-  const { session, withClient } = context;
+export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: Pick<HandlerDeps, 'saveFile' | 'snapshots'>): MailHandlers {
+  const { accounts, session, withClient } = context;
   // What the app wrote (Date, From, To…) rides on the body: from the app's own services always (they cost
   // nothing), from a remote server only when its raw message is here already: the rate budget is the user's.
   const sentHeaders = (c: ServiceClient, id: string): Promise<ReaderHeaders | null> =>
@@ -66,7 +74,18 @@ export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: 
       if (fresh) poller.refreshed();
       const page = await withClient((c) => c.listEmails(query, { view: 'list', fresh }));
       poller.noteListed(query, page.data.map((email) => email.id));
+      deps.snapshots?.remember(snapshotKey(accounts.activeId), query, page);
       return page;
+    },
+    getSnapshot: async () => {
+      const key = snapshotKey(accounts.activeId);
+      const account = accounts.summaries().find((a) => a.id === key);
+      // An account whose token is gone shows nothing of its mail until it connects again.
+      if (account && !account.hasToken && FLAVOR_RECORDS[account.flavor].auth === 'bearer') {
+        deps.snapshots?.forget(key);
+        return null;
+      }
+      return deps.snapshots?.get(key) ?? null;
     },
     watchList: async ({ query, visible }) => {
       poller.watch(query, visible);

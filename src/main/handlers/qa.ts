@@ -4,10 +4,11 @@ import { checkLinks, urlsOf } from '../api/link-check.ts';
 import type { HandlerDeps, HandlerTable } from '../handlers.ts';
 import { printDocument } from '../qa/print-document.ts';
 import { runCompat } from '../qa/run-compat.ts';
+import { DEFAULT_SPAMD, spamReport } from '../qa/spamc.ts';
 import { safeFileName } from '../file-names.ts';
 import type { HandlerContext } from './context.ts';
 
-export type QaHandlers = Pick<HandlerTable, 'checkLinks' | 'checkCompatibility' | 'printEmail' | 'copyText'>;
+export type QaHandlers = Pick<HandlerTable, 'checkLinks' | 'checkCompatibility' | 'checkSpam' | 'printEmail' | 'copyText'>;
 
 export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'compatWorker' | 'print' | 'copyText'>): QaHandlers {
   const { withClient } = context;
@@ -26,6 +27,15 @@ export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'com
         if (!email.has_html) throw new ServiceError('not-found', 'This email has no HTML part to check.');
         if (!deps.compatWorker) throw new ServiceError('unsupported', 'This build has no compatibility check.');
         return runCompat(deps.compatWorker, (await c.getEmailBody(id, 'html')).content);
+      }),
+    checkSpam: ({ id }) =>
+      withClient(async (c) => {
+        const address = context.accounts.settings.spamd;
+        if (!address) {
+          throw new ServiceError('unsupported', `Spam scores are off: set SpamAssassin’s spamd in Settings (usually ${DEFAULT_SPAMD}).`);
+        }
+        // The stored bytes as they are: what a receiving server's SpamAssassin would read.
+        return spamReport(await c.rawMessage(id), address);
       }),
     printEmail: ({ id, html, text, remote, pdf }) =>
       withClient(async (c) => {

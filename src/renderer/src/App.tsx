@@ -1,18 +1,22 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { MenuCommand } from '../../shared/contract.ts';
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
 import { subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
-import { AutomationsView } from './features/automations/AutomationsView.tsx';
 import { InboxView } from './features/inbox/InboxView.tsx';
 import { COMMANDS, runCommand } from './features/commands/all.ts';
 import { bindingsOf, displayBinding } from './features/commands/registry.ts';
 import { useKeyboard } from './features/commands/useKeyboard.ts';
-import { SettingsView } from './features/settings/SettingsView.tsx';
 import { useStore, type View } from './store.ts';
 import { WatchBar } from './features/loop/WatchBar.tsx';
+
+// The first screen is the inbox: the rules and the settings load when first opened, not before it paints.
+const loadAutomations = () => import('./features/automations/AutomationsView.tsx');
+const loadSettings = () => import('./features/settings/SettingsView.tsx');
+const AutomationsView = lazy(() => loadAutomations().then((m) => ({ default: m.AutomationsView })));
+const SettingsView = lazy(() => loadSettings().then((m) => ({ default: m.SettingsView })));
 
 /** What main's application menu asks for, as commands. */
 const MENU_TO_COMMAND: Record<MenuCommand, string> = {
@@ -264,10 +268,13 @@ export function App() {
       subscribe('loopChanged', (state) => useStore.getState().setLoop(state)),
       subscribe('watchCaught', (caught) => useStore.getState().watchCaught(caught)),
     ];
+    // Once the first screen is up, the other views load in the background: g a and g s find them there.
+    const preload = setTimeout(() => void Promise.all([loadAutomations(), loadSettings()]).catch(() => undefined), 1000);
     // Main polls for new mail only while the window can be seen.
     const visibility = () => useStore.getState().watchList();
     document.addEventListener('visibilitychange', visibility);
     return () => {
+      clearTimeout(preload);
       stops.forEach((stop) => stop());
       document.removeEventListener('visibilitychange', visibility);
     };
@@ -291,8 +298,10 @@ export function App() {
           </ErrorBoundary>
           {view !== 'inbox' && (
             <ErrorBoundary area={VIEWS.find((v) => v.view === view)!.label} resetKey={view}>
-              {view === 'automations' && <AutomationsView />}
-              {view === 'settings' && <SettingsView />}
+              <Suspense fallback={<p className="loading-view">Loading…</p>}>
+                {view === 'automations' && <AutomationsView />}
+                {view === 'settings' && <SettingsView />}
+              </Suspense>
             </ErrorBoundary>
           )}
         </main>

@@ -17,6 +17,8 @@ export interface Settings {
   afterDelete: (typeof AFTER_DELETE)[number];
   /** The global shortcut that copies the newest email's code from any app (Electron's accelerator; '' is off). */
   copyCodeShortcut: string;
+  /** SpamAssassin's spamd that scores mail (S), as host:port; '' is off. */
+  spamd: string;
   /** Keys the user rebound: a command's id and its bindings instead of the defaults ([] unbinds it). */
   keymap: Record<string, string[]>;
 }
@@ -36,4 +38,5 @@ export const DEFAULT_SETTINGS: Settings = {
   afterDelete: 'next',
   keymap: {},
   copyCodeShortcut: DEFAULT_COPY_SHORTCUT,
+  spamd: '',
 };

@@ -1,4 +1,5 @@
-import { useMemo, type FormEvent } from 'react';
+import { useEffect, useMemo, type FormEvent } from 'react';
+import { keepFocus } from '../commands/focus.ts';
 import { checkPattern } from '../../../../shared/domain/pattern-check.ts';
 import type { PayloadFormat } from '../../../../shared/domain/automation.ts';
 import { FLAVOR_RECORDS, type FlavorName, type FlavorRecord } from '../../../../shared/flavors/index.ts';
@@ -161,6 +162,8 @@ function AutomationForm() {
 }
 
 export function AutomationsView() {
+  // Loaded when first opened (App.tsx): once here, the focus comes to the view, never <body>.
+  useEffect(() => keepFocus(), []);
   const automations = useStore((s) => s.automations);
   const error = useStore((s) => s.automationsError);
   const editingId = useStore((s) => s.editingId);

@@ -310,6 +310,7 @@ function Pagination() {
   // A catcher's mailbox fills up with test mail: emptying it is one button (with Undo), as in Mailpit.
   const onCatcher = useStore((s) => s.accounts?.activeId === CATCHER_ID);
   const loading = useStore((s) => s.listLoading);
+  const listFrom = useStore((s) => s.listFrom);
   const goToPage = useStore((s) => s.goToPage);
   if (!meta) return null;
   return (
@@ -319,7 +320,7 @@ function Pagination() {
       </button>
       <span aria-live="polite">
         {meta.from === null ? 'Nothing here' : `${meta.from}–${meta.to} of ${meta.total}`} · page {meta.current_page} of {meta.last_page}
-        {loading ? ' · loading…' : ''}
+        {listFrom ? ` · as of ${new Date(listFrom).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })}, updating…` : loading ? ' · loading…' : ''}
       </span>
       <button type="button" disabled={meta.current_page >= meta.last_page} onClick={() => goToPage(meta.current_page + 1)}>
         Next (n) →

@@ -61,6 +61,10 @@ export interface InboxSlice {
   newIds: string[];
   /** Enter or ↓ in the search box: the list takes focus once it shows. */
   listFocusRequested: boolean;
+  /** The rows shown are the first screen as it stood at this time (main's snapshot), until the server answers. */
+  listFrom: string | null;
+  /** Paints the snapshot main kept, unless the server's page is already there. */
+  showSnapshot: () => Promise<void>;
   /** `fresh`: the user asked to refresh, so main's page cache is skipped. */
   loadList: (options?: { fresh?: boolean }) => Promise<void>;
   setSearchText: (text: string) => void;
@@ -172,6 +176,17 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     recentSearches: loadRecent(storage),
     newIds: [],
     listFocusRequested: false,
+    listFrom: null,
+    showSnapshot: async () => {
+      try {
+        const snapshot = await call('getSnapshot', undefined);
+        // The fresh page won the race, or the user already moved on: the snapshot has nothing to add.
+        if (!snapshot || get().list !== null || get().search !== '' || get().page !== 1) return;
+        set({ list: snapshot.page, listFrom: snapshot.at, selectedId: get().selectedId ?? snapshot.page.data[0]?.id ?? null });
+      } catch {
+        // No snapshot: the first screen waits for the server, as before.
+      }
+    },
     landOn: null,
     checked: [],
     bulkProgress: null,
@@ -245,6 +260,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
             inboxes: add(known.inboxes, list.data.map((e) => e.inbox.email)),
           },
           list,
+          listFrom: null,
           listLoading: false,
           listError: null,
           selectedId: get().landOn === 'last' ? (ids.at(-1) ?? null) : selectedId !== null && ids.includes(selectedId) ? selectedId : (ids[0] ?? null),

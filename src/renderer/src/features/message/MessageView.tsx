@@ -11,6 +11,7 @@ import { useStore } from '../../store.ts';
 import { CompatPanel } from '../qa/CompatPanel.tsx';
 import { InsightsBar } from '../qa/InsightsBar.tsx';
 import { LinkReport } from '../qa/LinkReport.tsx';
+import { SpamPanel } from '../qa/SpamPanel.tsx';
 import { SenderChecks } from '../qa/SenderChecks.tsx';
 import { AttachmentChooser } from './AttachmentChooser.tsx';
 import { HtmlBody } from './HtmlBody.tsx';
@@ -159,6 +160,9 @@ function Reader() {
           </ErrorBoundary>
           <ErrorBoundary area="The compatibility check" resetKey={email.id}>
             <CompatPanel emailId={email.id} />
+          </ErrorBoundary>
+          <ErrorBoundary area="The spam score" resetKey={email.id}>
+            <SpamPanel emailId={email.id} />
           </ErrorBoundary>
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">

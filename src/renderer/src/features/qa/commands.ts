@@ -12,6 +12,7 @@ export const QA_COMMANDS: Command[] = [
   { id: 'qa.preview-width', title: 'Preview width: phone, tablet, full', group: 'Tester’s bench', keys: ['w'], when: (c) => c.view === 'inbox', run: () => s().cyclePreviewWidth() },
   { id: 'qa.preview-dark', title: 'Preview in a client’s dark mode', group: 'Tester’s bench', keys: ['D'], when: (c) => c.view === 'inbox', run: () => s().togglePreviewDark() },
   { id: 'qa.check-links', title: 'Check every link and image (asks the web: only when you press it)', group: 'Tester’s bench', keys: ['V'], when: reading, run: () => void s().checkLinks() },
+  { id: 'qa.spam-score', title: 'Spam score: SpamAssassin’s verdict and each rule that fired (the spamd set in Settings)', group: 'Tester’s bench', keys: ['S'], when: reading, run: () => void s().checkSpam() },
   { id: 'qa.check-html', title: 'Check the HTML’s compatibility with email clients (caniemail.com)', group: 'Tester’s bench', keys: ['H'], when: reading, run: () => void s().checkCompatibility() },
   // Ctrl/Cmd+P prints the open email as shown, never the app's own window: from a field or a dialog too.
   { id: 'qa.print', title: 'Print the email', group: 'Tester’s bench', keys: ['Mod+P'], when: reading, inFields: true, inModals: true, run: () => void s().printEmail(false) },

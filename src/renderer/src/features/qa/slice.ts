@@ -4,7 +4,7 @@
  * check (V) and the HTML compatibility check (H) done by main on request, the
  * code and main link (C, L), save as .eml (E), print and PDF (Ctrl+P, P).
  */
-import type { CompatReport, LinkCheck } from '../../../../shared/contract.ts';
+import type { BridgeError, CompatReport, LinkCheck, SpamReport } from '../../../../shared/contract.ts';
 import { insightsOf } from '../../../../shared/domain/mail-insights.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
@@ -21,6 +21,9 @@ export interface QaSlice {
   /** The open email's HTML checked against caniemail.com's data by main (H); `line`: the source line shown. */
   compat: { id: string; running: boolean; report: CompatReport | null; line: number | null; source: string[] | null } | null;
   checkCompatibility: () => Promise<void>;
+  /** The open email scored by SpamAssassin's spamd, as main asked it (S); `error`: why there is no score. */
+  spam: { id: string; running: boolean; report: SpamReport | null; error: BridgeError | null } | null;
+  checkSpam: () => Promise<void>;
   /** Shows the HTML source around `line`, highlighted (null: hides it). */
   showSourceLine: (line: number | null) => Promise<void>;
   /** Prints the email as shown (sanitized, remote content as chosen; Ctrl+P), or saves it as PDF (P). */
@@ -60,6 +63,19 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
     } catch (error) {
       if (get().compat?.id === id) set({ compat: null });
       get().notify(asBridgeError(error));
+    }
+  },
+  spam: null,
+  checkSpam: async () => {
+    const id = get().openId;
+    if (!id) return;
+    set({ spam: { id, running: true, report: null, error: null } });
+    try {
+      const report = await call('checkSpam', { id });
+      if (get().spam?.id === id) set({ spam: { id, running: false, report, error: null } });
+    } catch (error) {
+      // Said in place, in the panel: no spamd, spamd off, a message too big.
+      if (get().spam?.id === id) set({ spam: { id, running: false, report: null, error: asBridgeError(error) } });
     }
   },
   showSourceLine: async (line) => {

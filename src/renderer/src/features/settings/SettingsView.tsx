@@ -1,10 +1,12 @@
-import type { FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
+import { keepFocus } from '../commands/focus.ts';
 import { THEMES, type DENSITIES, type Settings } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { useStore } from '../../store.ts';
 import { FLAVOR_RECORDS, FLAVORS } from '../../../../shared/flavors/index.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
 import { ShortcutSetting } from '../loop/ShortcutSetting.tsx';
+import { SpamdSetting } from '../qa/SpamdSetting.tsx';
 import { CatcherSettings } from '../catcher/CatcherSettings.tsx';
 import { KeymapEditor } from './KeymapEditor.tsx';
 import { asksLogin, type AccountDraft } from './slice.ts';
@@ -132,6 +134,8 @@ function AccountForm() {
 }
 
 export function SettingsView() {
+  // Loaded when first opened (App.tsx): once here, the focus comes to the view, never <body>.
+  useEffect(() => keepFocus(), []);
   const accounts = useStore((s) => s.accounts);
   const settings = useStore((s) => s.settings);
   const appInfo = useStore((s) => s.appInfo);
@@ -219,6 +223,7 @@ export function SettingsView() {
           Desktop notification when new mail arrives (with its code, and a button to copy it)
         </label>
         <ShortcutSetting />
+        <SpamdSetting />
         <label>
           After deleting the open email, show
           <select value={settings.afterDelete} onChange={(e) => void updateSettings({ afterDelete: e.target.value as Settings['afterDelete'] })}>

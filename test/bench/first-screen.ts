@@ -1,0 +1,71 @@
+/**
+ * The first screen: from the renderer's navigation start to the first frame
+ * that paints email rows, in the built renderer (Debian's Chromium, through
+ * the test host). Each start with no snapshot (a new settings folder: what
+ * the server answers is all there is) against each start from the last
+ * run's snapshot (main's first-screen.json), interleaved, against the
+ * reference service with 1,000 emails, and on the demo (its worker starts
+ * with the window). Prints JSON for run.ts. Needs `electron-vite build` first.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { openApp, type OpenAppOptions } from '../e2e/host.ts';
+import { startReferenceService } from '../../src/server/index.ts';
+import { rawMail } from '../support/mail.ts';
+import { chromiumPath } from '../support/browser.ts';
+import { percentile } from './scale.ts';
+
+const STARTS = 12;
+
+/** In the page from its first script: the time of the first animation frame with a row in the list. */
+const WATCH_ROWS = `(() => {
+  const check = () => {
+    if (document.querySelector('#email-list [role="option"]')) { window.__firstRows = performance.now(); return; }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+})();`;
+
+async function firstRows(browser: Browser, options: OpenAppOptions): Promise<number> {
+  const app = await openApp(browser, { ...options, initScript: WATCH_ROWS });
+  try {
+    const handle = await app.page.waitForFunction(() => (window as unknown as { __firstRows?: number }).__firstRows, undefined, { timeout: 20_000 });
+    const at = (await handle.jsonValue()) as number;
+    // The fresh page too, so the next start's snapshot is this run's.
+    await app.page.waitForFunction(() => !document.querySelector('nav[aria-label="Pages"]')?.textContent?.includes('as of'), undefined, { timeout: 20_000 });
+    return at;
+  } finally {
+    await app.close();
+  }
+}
+
+const browser = await chromium.launch({ ...(chromiumPath ? { executablePath: chromiumPath } : {}), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const service = await startReferenceService({ teams: [{ id: 'bench', token: 'bench-token' }] });
+const kept = await mkdtemp(join(tmpdir(), 'inbox-desk-first-screen-'));
+const keptDemo = await mkdtemp(join(tmpdir(), 'inbox-desk-first-screen-demo-'));
+try {
+  for (let i = 0; i < 1000; i++) await service.inject(rawMail({ subject: `Ticket ${i}`, from: `Customer ${i % 37} <c${i % 37}@example.test>` }));
+  const remote = { baseUrl: service.baseUrl, teamId: 'bench', token: 'bench-token' };
+  // The snapshot folders get their first page once.
+  await firstRows(browser, { ...remote, dataDir: kept });
+  await firstRows(browser, { demo: true, dataDir: keptDemo });
+  const cold: number[] = [];
+  const snap: number[] = [];
+  const demoCold: number[] = [];
+  const demoSnap: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    cold.push(await firstRows(browser, remote));
+    snap.push(await firstRows(browser, { ...remote, dataDir: kept }));
+    demoCold.push(await firstRows(browser, { demo: true }));
+    demoSnap.push(await firstRows(browser, { demo: true, dataDir: keptDemo }));
+  }
+  const p = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
+  console.log(JSON.stringify({ starts: STARTS, cold: p(cold), snapshot: p(snap), demoCold: p(demoCold), demoSnapshot: p(demoSnap) }));
+} finally {
+  await service.close();
+  await browser.close();
+  await rm(kept, { recursive: true, force: true });
+  await rm(keptDemo, { recursive: true, force: true });
+}
