@@ -28,8 +28,13 @@ const bits = (content: Buffer) => tlv(0x03, Buffer.concat([Buffer.from([0]), con
 const bool = (value: boolean) => tlv(0x01, Buffer.from([value ? 0xff : 0]));
 
 function integer(bytes: Buffer): Buffer {
+  // DER is minimal: no leading zero byte unless the next one's top bit needs it
+  // (a random serial starting 00 12… was "illegal padding" to OpenSSL, one certificate in 256).
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0 && !(bytes[start + 1]! & 0x80)) start += 1;
+  const minimal = bytes.subarray(start);
   // Positive: a leading 1 bit gets a zero byte before it.
-  return tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  return tlv(0x02, minimal[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function oid(dotted: string): Buffer {
@@ -88,7 +93,8 @@ export function selfSignedCertificate(options: { commonName?: string; hosts?: st
   );
   const subject = name(options.commonName ?? 'Inbox Desk on this computer');
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  // Positive and never zero-led (RFC 5280: a positive serial of at most 20 octets).
+  serial[0] = (serial[0]! & 0x7f) || 0x01;
   const tbs = sequence(
     explicit(0, integer(Buffer.from([2]))),
     integer(serial),
