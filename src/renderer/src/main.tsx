@@ -2,7 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { useStore } from './store.ts';
 import './styles.css';
+
+// The first screen as it last stood, asked for before React's first render: painted while the server (or the demo's worker) answers.
+void useStore.getState().showSnapshot();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -115,20 +115,8 @@ export const EmailPageSchema = z.object({
 export type EmailPage = z.infer<typeof EmailPageSchema>;
 
 
-/** The first format an email has, in the order a reader wants them. */
-export function preferredFormat(email: Pick<Email, 'has_html' | 'has_text'>): BodyFormat {
-  if (email.has_html) return 'html';
-  if (email.has_text) return 'text';
-  return 'raw';
-}
-
-/** The body formats besides JSON, and the media type that asks for each. */
-export const BODY_FORMATS = {
-  html: 'text/html',
-  text: 'text/plain',
-  raw: 'message/rfc2822',
-} as const;
-export type BodyFormat = keyof typeof BODY_FORMATS;
+export { BODY_FORMATS, preferredFormat, type BodyFormat } from './body-format.ts';
+import type { BodyFormat } from './body-format.ts';
 
 export interface EmailBody {
   format: BodyFormat;

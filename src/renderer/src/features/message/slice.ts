@@ -1,5 +1,6 @@
 import type { BridgeError } from '../../../../shared/contract.ts';
-import { preferredFormat, type BodyFormat, type Email, type EmailBody } from '../../../../shared/domain/email.ts';
+import { preferredFormat, type BodyFormat } from '../../../../shared/domain/body-format.ts';
+import type { Email, EmailBody } from '../../../../shared/domain/email.ts';
 import { parseHeaders } from '../../../../shared/domain/headers.ts';
 import type { ReaderHeaders } from '../../../../shared/domain/reader-headers.ts';
 import { LruCache } from '../../../../shared/lru.ts';

@@ -92,8 +92,6 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
   busy: false,
 
   bootstrap: async () => {
-    // The first screen as it last stood, painted while the server (or the demo's worker) is asked.
-    void get().showSnapshot();
     try {
       const [accounts, settings, appInfo, loop] = await Promise.all([
         call('getAccounts', undefined),
