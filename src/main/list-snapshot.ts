@@ -62,8 +62,10 @@ export class ListSnapshots {
   /** A fresh first page of the account: kept, and written a moment later. */
   remember(account: string, query: ListQuery, page: EmailPage, at = new Date()): void {
     if (!isFirstScreen(query)) return;
+    const unchanged = JSON.stringify(this.data.accounts[account]?.page) === JSON.stringify(page);
     this.data = { ...this.data, accounts: { ...this.data.accounts, [account]: { at: at.toISOString(), page } } };
-    this.schedule();
+    // A poll that found nothing new is no write of its own: its time goes to the file with the next change, or on quit.
+    if (!unchanged) this.schedule();
   }
 
   /** An account removed, or its token gone: its rows go too. */

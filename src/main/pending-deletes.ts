@@ -8,6 +8,7 @@
  */
 import { JsonFile } from './account/json-file.ts';
 import { ServiceError } from './api/errors.ts';
+import { realTimer } from './timer.ts';
 
 export interface PendingDelete {
   /** `email:<id>`, `automation:<id>` or `all:<through>`: one waiting delete per item. */
@@ -60,12 +61,7 @@ export class PendingDeletes {
       },
       () => [],
     );
-    this.setTimer =
-      options.setTimer ??
-      ((run, ms) => {
-        const timer = setTimeout(run, ms);
-        return () => clearTimeout(timer);
-      });
+    this.setTimer = options.setTimer ?? realTimer;
   }
 
   /** Deletes inside their undo window: quitting sends them first. */

@@ -3,6 +3,7 @@ import { CATCHER_ID } from '../../shared/domain/catcher.ts';
 import { domainOf } from '../../shared/domain/tester-loop.ts';
 import type { HandlerDeps, HandlerTable } from '../handlers.ts';
 import { TesterLoop } from '../tester-loop.ts';
+import { realTimer } from '../timer.ts';
 import type { HandlerContext } from './context.ts';
 
 export type LoopHandlers = Pick<HandlerTable, 'newAddress' | 'stopWatch' | 'copyNewestCode' | 'getLoopState'>;
@@ -40,12 +41,7 @@ export function testerLoop(context: HandlerContext, deps: Pick<HandlerDeps, 'cat
     notifyWanted: () => accounts.settings.notifyNewMail,
     shortcuts: deps.shortcuts,
     refreshList,
-    setTimer:
-      deps.setTimer ??
-      ((run, ms) => {
-        const timer = setTimeout(run, ms);
-        return () => clearTimeout(timer);
-      }),
+    setTimer: deps.setTimer ?? realTimer,
     now: Date.now,
   });
 }

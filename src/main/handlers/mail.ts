@@ -8,6 +8,7 @@ import { inlineImages } from '../api/inline-images.ts';
 import { safeFileName } from '../file-names.ts';
 import type { HandlerDeps, HandlerTable } from '../handlers.ts';
 import { DEFAULT_POLL_MS, MailPoller } from '../poller.ts';
+import { realTimer } from '../timer.ts';
 import type { HandlerContext } from './context.ts';
 
 export type MailHandlers = Pick<
@@ -49,10 +50,7 @@ export function mailPoller(
     // The tester's loop notifies, with the newest email's code (tester-loop.ts).
     onNewMail,
     onUnread: (count) => deps.setBadgeCount?.(count),
-    setTimer: (run, ms) => {
-      const timer = setTimeout(run, ms);
-      return () => clearTimeout(timer);
-    },
+    setTimer: realTimer,
     now: Date.now,
   });
 }

@@ -9,22 +9,15 @@
 import { connect } from 'node:net';
 import type { SpamReport } from '../../shared/contract.ts';
 import { ServiceError } from '../api/errors.ts';
+import { spamdAddress } from '../../shared/domain/spamd-address.ts';
+
+export { spamdAddress };
 
 export const DEFAULT_SPAMD = '127.0.0.1:783';
 /** spamd compiles nothing per message, but a big one takes it a while. */
 export const SPAMD_TIMEOUT_MS = 20_000;
 /** spamd's own default cap (spamc -s): larger mail is not scored. */
 export const SPAMD_MAX_BYTES = 500 * 1024;
-
-/** `host:port`, `[v6]:port`, or a host alone (port 783). Null when it is not one. */
-export function spamdAddress(text: string): { host: string; port: number } | null {
-  const trimmed = text.trim();
-  const match = /^(?:\[([0-9a-f:.]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$/i.exec(trimmed);
-  if (!match) return null;
-  const port = match[3] === undefined ? 783 : Number(match[3]);
-  if (port < 1 || port > 65535) return null;
-  return { host: match[1] ?? match[2]!, port };
-}
 
 /** Reads spamd's answer to REPORT: its status line, its Spam header, and the report's rule table. */
 export function parseSpamdAnswer(answer: Buffer): SpamReport {

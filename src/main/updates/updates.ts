@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import electronUpdater from 'electron-updater';
 import { feedUrlFrom, UpdateChecker, type UpdateStatus } from './policy.ts';
+import { realTimer } from '../timer.ts';
 
 export async function startUpdates(options: {
   isPackaged: boolean;
@@ -33,10 +34,7 @@ export async function startUpdates(options: {
       await autoUpdater.downloadUpdate();
     },
     onStatus: options.onStatus,
-    setTimer: (run, ms) => {
-      const timer = setTimeout(run, ms);
-      return () => clearTimeout(timer);
-    },
+    setTimer: realTimer,
     now: Date.now,
   });
   checker.start();

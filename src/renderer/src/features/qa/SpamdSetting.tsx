@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { spamdAddress } from '../../../../shared/domain/spamd-address.ts';
 import { useStore } from '../../store.ts';
 
 /** Where SpamAssassin's spamd listens, for S: off until set. */
@@ -10,7 +11,7 @@ export function SpamdSetting() {
 
 function SpamdForm({ saved }: { saved: string }) {
   const [draft, setDraft] = useState(saved);
-  const malformed = draft.trim() !== '' && !/^(?:\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/i.test(draft.trim());
+  const malformed = draft.trim() !== '' && spamdAddress(draft) === null;
   return (
     <form
       className="spamd-setting"
