@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
 /**
  * A JSON file written atomically: a temp file is written and fsynced, then
@@ -69,20 +69,11 @@ export class JsonFile<T> {
   }
 }
 
-/** Temp file, fsync, rename: the target is always either the old or the new content. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+/**
+ * Temp file, fsync, rename (write-file-atomic, npm's own): the target is always
+ * either the old or the new content, and a temp file left by a signal mid-write
+ * is removed on the way out. Owner-only: the file names accounts and servers.
+ */
+function writeAtomically(path: string, text: string): Promise<void> {
+  return writeFileAtomic(path, text, { mode: 0o600, fsync: true });
 }
