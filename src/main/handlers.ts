@@ -67,6 +67,21 @@ export interface HandlerDeps {
   compatWorker?: string | URL;
   /** Prints a document (the system's dialog), or renders it as PDF and saves it where the user chooses. */
   print?: (document: string, mode: 'print' | 'pdf', suggestedName: string) => Promise<{ printed: boolean; savedTo: string | null }>;
+  /**
+   * A hidden window showing `document` at `width` CSS pixels, as tall as the document: scripts of the
+   * document's own never run (sanitized, and its policy forbids them); main's script runs beside it
+   * (the accessibility check), and it can be captured as a PNG (compare). Absent where there is none.
+   */
+  inspector?: (document: string, width: number) => Promise<InspectorPage>;
+  /** axe-core's source (the accessibility check's engine, bundled), read when the check first runs. */
+  axeSource?: () => Promise<string>;
+}
+
+export interface InspectorPage {
+  /** Runs `script` in the page (an isolated world in Electron) and answers what its last expression gives, awaited. */
+  evaluate: (script: string) => Promise<unknown>;
+  screenshot: () => Promise<Buffer>;
+  close: () => void;
 }
 
 export type { ConsentQuestion } from './connect.ts';

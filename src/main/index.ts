@@ -19,6 +19,11 @@ import { createMainWindow, registerAppScheme } from './window.ts';
 import { systemTray, type SystemTray } from './tray.ts';
 import { focusExisting } from './lifecycle.ts';
 
+/** The isolated world main's checks run in, beside an inspected email (never its own). */
+const INSPECTOR_WORLD = 4242;
+/** An inspected email is laid out this tall at most (a 2 MB newsletter would be a 100,000 px screenshot). */
+const INSPECTOR_MAX_HEIGHT = 6000;
+
 // App lifecycle only: every decision lives in modules that run without Electron.
 
 if (!app.requestSingleInstanceLock()) {
@@ -104,6 +109,35 @@ if (!app.requestSingleInstanceLock()) {
       // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
       setBadgeCount: (count) => void app.setBadgeCount(count),
       compatWorker: join(import.meta.dirname, 'compat-worker.js'),
+      axeSource: () => import('./qa/axe-source.ts').then((module) => module.AXE_SOURCE),
+      inspector: async (document, width) => {
+        // Never shown, drawn off screen; sandboxed, no preload. The document's policy lets none of its own
+        // scripts run (it is sanitized besides); main's run in an isolated world beside it. The guards apply.
+        const window = new BrowserWindow({
+          show: false,
+          width,
+          height: 800,
+          useContentSize: true,
+          webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
+        });
+        const file = join(app.getPath('temp'), `inbox-desk-inspect-${randomUUID()}.html`);
+        await writeFile(file, document);
+        try {
+          await window.loadFile(file);
+        } finally {
+          void rm(file, { force: true });
+        }
+        const evaluate = (code: string) => window.webContents.executeJavaScriptInIsolatedWorld(INSPECTOR_WORLD, [{ code }]);
+        // As tall as the email (up to a limit): contrast is judged, and a screenshot taken, on what is laid out.
+        const height = Number(await evaluate('document.documentElement.scrollHeight')) || 800;
+        window.setContentSize(width, Math.min(INSPECTOR_MAX_HEIGHT, Math.max(200, height)));
+        await evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+        return {
+          evaluate,
+          screenshot: async () => (await window.webContents.capturePage()).toPNG(),
+          close: () => window.destroy(),
+        };
+      },
       pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
       snapshots,
       shortcuts: {

@@ -152,6 +152,25 @@ export const contract = {
   checkCompatibility: z.object({ id: Id }).strict(),
   /** The email's raw message scored by the spamd the user named (SPAMC), SpamAssassin's rules and points. */
   checkSpam: z.object({ id: Id }).strict(),
+  /**
+   * axe-core on the email as the reader shows it, light and in a client's dark mode: each a whole
+   * document the renderer built from the sanitized HTML, its elements carrying their source lines.
+   */
+  checkAccessibility: z.object({ id: Id, light: z.string().max(60_000_000), dark: z.string().max(60_000_000) }).strict(),
+  /** The email of the same kind before this one (same sender, subject alike), or null. */
+  previousOfKind: z.object({ id: Id }).strict(),
+  /**
+   * Two emails side by side: their text, headers, links and codes compared by main, and each shown
+   * as the reader shows it (`documents`, sanitized, built by the renderer) rendered and diffed pixel by pixel.
+   */
+  compareEmails: z
+    .object({
+      id: Id,
+      baseId: Id,
+      documents: z.object({ base: z.string().max(60_000_000), current: z.string().max(60_000_000) }).strict().nullable(),
+      width: z.number().int().min(200).max(2000),
+    })
+    .strict(),
   /** Prints the email as the reader shows it (`html`: its sanitized HTML, else its text), or saves it as PDF. */
   printEmail: z
     .object({ id: Id, html: z.string().max(60_000_000).nullable(), text: z.string().max(60_000_000).nullable(), remote: z.boolean(), pdf: z.boolean() })
@@ -281,6 +300,49 @@ export interface CompatReport {
   families: CompatFamily[];
 }
 
+/** One accessibility rule some elements of an email break (axe-core's rule, or one of ours for email). */
+export interface AccessibilityFinding {
+  rule: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  /** What the rule asks, in a sentence (axe's help text). */
+  help: string;
+  helpUrl: string;
+  /** Where it shows: light, a client's dark mode (contrast differs), or both. */
+  modes: ('light' | 'dark')[];
+  /** Lines of the HTML source the elements are on (the first few), and how many elements in all. */
+  lines: number[];
+  occurrences: number;
+  /** The first element, as the reader's document has it. */
+  example: string;
+}
+
+export interface AccessibilityReport {
+  findings: AccessibilityFinding[];
+  /** The rules run. */
+  rules: string[];
+}
+
+/** One side of a comparison of two emails. */
+export interface CompareSide {
+  id: string;
+  subject: string;
+  date: string;
+  /** The rendering as a PNG data: URL (null: no HTML to render). */
+  image: string | null;
+}
+
+export interface CompareReport {
+  base: CompareSide;
+  current: CompareSide;
+  /** The text, line by line: kept, added (in current) or removed (from base). */
+  text: { kind: 'same' | 'added' | 'removed'; text: string }[];
+  headers: { name: string; base: string | null; current: string | null }[];
+  links: { added: string[]; removed: string[] };
+  code: { base: string | null; current: string | null };
+  /** The pixel diff: the share of pixels that differ, and the changed regions (px, in the current rendering). */
+  pixels: { width: number; height: number; changed: number; total: number; regions: { x: number; y: number; width: number; height: number }[]; diffImage: string | null } | null;
+}
+
 /** A webhook as the service would send it, for showing. */
 export interface PayloadPreview {
   contentType: string;
@@ -350,6 +412,9 @@ export interface Results {
   checkLinks: { links: LinkCheck[] };
   checkCompatibility: CompatReport;
   checkSpam: SpamReport;
+  checkAccessibility: AccessibilityReport;
+  previousOfKind: { id: string; subject: string; date: string } | null;
+  compareEmails: CompareReport;
   printEmail: { printed: boolean; savedTo: string | null };
   /** Content-ID → data: URL. */
   getInlineImages: Record<string, string>;

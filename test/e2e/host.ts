@@ -9,7 +9,7 @@
  * Any spec can open the app against any server; see fixtures.ts.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
@@ -107,6 +107,9 @@ export interface AppHandle {
   printRequests: string[];
   /** The documents main handed to the printer, as HTML. */
   printedDocuments: string[];
+  /** The documents main opened in its hidden inspector window (accessibility, compare), and the URLs they asked for. */
+  inspectedDocuments: string[];
+  inspectorRequests: string[];
   close(): Promise<void>;
 }
 
@@ -184,6 +187,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const printed: string[] = [];
   const printedDocuments: string[] = [];
   const printRequests: string[] = [];
+  const inspectedDocuments: string[] = [];
+  const inspectorRequests: string[] = [];
   const openedExternally: string[] = [];
   const consentAsked: string[] = [];
   const notifications: string[] = [];
@@ -256,6 +261,26 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     catcher,
     ...desktopServices(desktop),
     compatWorker: resolve('src/main/compat-worker.ts'),
+    axeSource: () => readFile(resolve('node_modules/axe-core/axe.min.js'), 'utf8'),
+    // Main's hidden inspector window: a page of its own, its requests recorded (and refused beyond
+    // this machine); main's scripts run beside the document as Electron's isolated world runs them.
+    inspector: async (html, width) => {
+      inspectedDocuments.push(html);
+      const inspectContext = await browser.newContext({ viewport: { width, height: 800 } });
+      await inspectContext.route('**/*', (route) => {
+        inspectorRequests.push(route.request().url());
+        return passOrRefuse(route);
+      });
+      const inspectPage = await inspectContext.newPage();
+      await inspectPage.setContent(html, { waitUntil: 'load' });
+      const height = await inspectPage.evaluate(() => document.documentElement.scrollHeight);
+      await inspectPage.setViewportSize({ width, height: Math.min(6000, Math.max(200, height)) });
+      return {
+        evaluate: (script) => inspectPage.evaluate(script),
+        screenshot: () => inspectPage.screenshot({ fullPage: false }),
+        close: () => void inspectContext.close(),
+      };
+    },
     emit,
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
     http: options.http,
@@ -357,6 +382,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     blockedRequests,
     printed,
     printRequests,
+    inspectedDocuments,
+    inspectorRequests,
     printedDocuments,
     openedExternally,
     consentAsked,

@@ -6,7 +6,7 @@
  */
 import type { Args, Method, Results } from '../../shared/contract.ts';
 import { call } from './bridge.ts';
-import { presanitize, sanitizeInSlicesCached } from './features/message/sanitize.ts';
+import { presanitize, sanitizeInSlicesCached, type SanitizeOptions } from './features/message/sanitize.ts';
 
 export interface Clock {
   now: () => number;
@@ -26,7 +26,7 @@ export interface Effects {
   /** Sanitizes an HTML body ahead, while the app is idle, so opening it is one update. */
   prepareHtml: (html: string) => void;
   /** An HTML body as the reader shows it (sanitized; remote content as allowed); null when it is too complex to show. */
-  sanitizeHtml: (html: string, options: { allowRemote: boolean; inline?: Record<string, string> }) => Promise<string | null>;
+  sanitizeHtml: (html: string, options: SanitizeOptions) => Promise<string | null>;
 }
 
 /** The running app's effects: window.api, window.confirm, localStorage, the real clock. */

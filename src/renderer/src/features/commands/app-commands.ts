@@ -13,8 +13,15 @@ function close(): void {
     (active as HTMLElement).blur();
     focusHome();
   } else if (state.editingId) state.cancelEdit();
-  else if (state.compat && state.compat.id === state.openId) {
-    // The compatibility check closes one step at a time: the source line, then the report.
+  else if (state.compare && state.compare.id === state.openId) {
+    state.closeCompare();
+    focusHome();
+  } else if (state.accessibility && state.accessibility.id === state.openId) {
+    // A check's report closes one step at a time: the source line, then the report.
+    if (state.accessibility.line !== null) void state.showSourceLine(null, 'accessibility');
+    else useStore.setState({ accessibility: null });
+    focusHome();
+  } else if (state.compat && state.compat.id === state.openId) {
     if (state.compat.line !== null) void state.showSourceLine(null);
     else useStore.setState({ compat: null });
     focusHome();

@@ -8,6 +8,8 @@ import { ErrorBoundary } from '../../ErrorBoundary.tsx';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
+import { AccessibilityPanel } from '../qa/AccessibilityPanel.tsx';
+import { ComparePanel } from '../qa/ComparePanel.tsx';
 import { CompatPanel } from '../qa/CompatPanel.tsx';
 import { InsightsBar } from '../qa/InsightsBar.tsx';
 import { LinkReport } from '../qa/LinkReport.tsx';
@@ -163,6 +165,12 @@ function Reader() {
           </ErrorBoundary>
           <ErrorBoundary area="The spam score" resetKey={email.id}>
             <SpamPanel emailId={email.id} />
+          </ErrorBoundary>
+          <ErrorBoundary area="The accessibility check" resetKey={email.id}>
+            <AccessibilityPanel emailId={email.id} />
+          </ErrorBoundary>
+          <ErrorBoundary area="The comparison" resetKey={email.id}>
+            <ComparePanel emailId={email.id} />
           </ErrorBoundary>
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">

@@ -1,4 +1,5 @@
 import DOMPurify from 'dompurify';
+import { SOURCE_LINE_ATTRIBUTE } from '../../../../shared/domain/source-lines.ts';
 import { LruCache } from '../../../../shared/lru.ts';
 import { measureHtml, type HtmlMeasure } from './html-measure.ts';
 
@@ -173,6 +174,14 @@ export function hasInlineImages(html: string): boolean {
 
 let purifier: ReturnType<typeof DOMPurify> | null = null;
 
+export interface SanitizeOptions {
+  allowRemote: boolean;
+  /** The email's own images (cid:), as data: URLs main resolved. */
+  inline?: Record<string, string>;
+  /** Keeps source-lines.ts's data-source-line on each element (the accessibility check names lines by it). */
+  sourceLines?: boolean;
+}
+
 const CONFIG = {
   FORBID_TAGS,
   FORBID_ATTR,
@@ -181,13 +190,15 @@ const CONFIG = {
   FORCE_BODY: true,
 };
 
+const configFor = (options: SanitizeOptions) => (options.sourceLines ? { ...CONFIG, ADD_ATTR: [SOURCE_LINE_ATTRIBUTE] } : CONFIG);
+
 /**
  * One email's sanitizing: its options, what it held back, and the hooks that
  * apply them. The hooks go on the one DOMPurify instance before each call
  * (making an instance costs more than a short email), since a run in slices
  * may have let another email's run install its own in between.
  */
-function sanitizingRun(options: { allowRemote: boolean; inline?: Record<string, string> }) {
+function sanitizingRun(options: SanitizeOptions) {
   purifier ??= DOMPurify(window);
   const purify = purifier;
   // A document without a browsing context: parsing a style attribute here loads nothing.
@@ -257,13 +268,13 @@ function sanitizingRun(options: { allowRemote: boolean; inline?: Record<string, 
   return { install, blocked: () => blocked };
 }
 
-export function sanitizeEmailHtml(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
+export function sanitizeEmailHtml(dirty: string, options: SanitizeOptions): SanitizeOutcome {
   // The frame waiting for a body shows nothing: that costs no DOMPurify run (a quarter of opening an email).
   if (dirty === '') return { ok: true, html: '', blockedRemote: 0 };
   const measure = measureHtml(dirty);
   if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
   const run = sanitizingRun(options);
-  const html = run.install().sanitize(dirty, CONFIG);
+  const html = run.install().sanitize(dirty, configFor(options));
   return { ok: true, html, blockedRemote: run.blocked() };
 }
 
@@ -307,7 +318,7 @@ export interface Slicing {
  */
 export async function sanitizeEmailHtmlInSlices(
   dirty: string,
-  options: { allowRemote: boolean; inline?: Record<string, string> },
+  options: SanitizeOptions,
   { elements = 200, sliceMs = 8, signal, onFirstSlice }: Slicing = {},
 ): Promise<SanitizeOutcome> {
   const measure = measureHtml(dirty);
@@ -326,7 +337,7 @@ export async function sanitizeEmailHtmlInSlices(
     if (signal?.aborted) throw signal.reason;
     const purify = run.install();
     // For this slice only (parsing the options on every call costs more than a small part).
-    purify.setConfig({ ...CONFIG, RETURN_DOM_FRAGMENT: true });
+    purify.setConfig({ ...configFor(options), RETURN_DOM_FRAGMENT: true });
     const clean = (node: Node) => purify.sanitize(node) as unknown as DocumentFragment;
     const sliceStarted = performance.now();
     try {
@@ -369,33 +380,33 @@ export async function sanitizeEmailHtmlInSlices(
 /** The last few outcomes, by remote setting and HTML: an email sanitized ahead opens without sanitizing again. */
 const recent = new LruCache<string, SanitizeOutcome>({ maxEntries: 6 });
 
-const recentKey = (dirty: string, allowRemote: boolean) => `${allowRemote ? 'remote' : 'local'}:${dirty}`;
+const recentKey = (dirty: string, options: SanitizeOptions) => `${options.allowRemote ? 'remote' : 'local'}${options.sourceLines ? '+lines' : ''}:${dirty}`;
 
 /** An outcome already at hand (sanitized ahead), or undefined: nothing is computed. */
-export function sanitizedAlready(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome | undefined {
+export function sanitizedAlready(dirty: string, options: SanitizeOptions): SanitizeOutcome | undefined {
   if (options.inline) return undefined;
-  return recent.get(recentKey(dirty, options.allowRemote));
+  return recent.get(recentKey(dirty, options));
 }
 
-export function sanitizeEmailHtmlCached(dirty: string, options: { allowRemote: boolean; inline?: Record<string, string> }): SanitizeOutcome {
+export function sanitizeEmailHtmlCached(dirty: string, options: SanitizeOptions): SanitizeOutcome {
   const known = sanitizedAlready(dirty, options);
   if (known) return known;
   const outcome = sanitizeEmailHtml(dirty, options);
   // Inline images are per email and short-lived: those are not kept.
-  if (!options.inline) recent.set(recentKey(dirty, options.allowRemote), outcome);
+  if (!options.inline) recent.set(recentKey(dirty, options), outcome);
   return outcome;
 }
 
 /** sanitizeEmailHtmlCached in slices (sanitizeEmailHtmlInSlices): for a long email. */
 export async function sanitizeInSlicesCached(
   dirty: string,
-  options: { allowRemote: boolean; inline?: Record<string, string> },
+  options: SanitizeOptions,
   slicing: Pick<Slicing, 'signal' | 'onFirstSlice'> = {},
 ): Promise<SanitizeOutcome> {
   const known = sanitizedAlready(dirty, options);
   if (known) return known;
   const outcome = await sanitizeEmailHtmlInSlices(dirty, options, slicing);
-  if (!options.inline) recent.set(recentKey(dirty, options.allowRemote), outcome);
+  if (!options.inline) recent.set(recentKey(dirty, options), outcome);
   return outcome;
 }
 

@@ -19,7 +19,7 @@ export function byFamily(clients: string[], labels: Map<string, string>): string
   return [...counts.entries()].map(([family, n]) => `${labels.get(family) ?? family} ${n}`).join(', ');
 }
 
-function SourceView({ source, line }: { source: string[]; line: number }) {
+export function SourceView({ source, line }: { source: string[]; line: number }) {
   const from = Math.max(1, line - CONTEXT_LINES);
   const to = Math.min(source.length, line + CONTEXT_LINES);
   const lines = [];

@@ -4,8 +4,10 @@
  * check (V) and the HTML compatibility check (H) done by main on request, the
  * code and main link (C, L), save as .eml (E), print and PDF (Ctrl+P, P).
  */
-import type { BridgeError, CompatReport, LinkCheck, SpamReport } from '../../../../shared/contract.ts';
+import type { AccessibilityReport, BridgeError, CompareReport, CompatReport, LinkCheck, SpamReport } from '../../../../shared/contract.ts';
 import { insightsOf } from '../../../../shared/domain/mail-insights.ts';
+import { tagSourceLines } from '../../../../shared/domain/source-lines.ts';
+import { inspectionDocument, rootOf } from './inspection-document.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
 
@@ -24,8 +26,18 @@ export interface QaSlice {
   /** The open email scored by SpamAssassin's spamd, as main asked it (S); `error`: why there is no score. */
   spam: { id: string; running: boolean; report: SpamReport | null; error: BridgeError | null } | null;
   checkSpam: () => Promise<void>;
-  /** Shows the HTML source around `line`, highlighted (null: hides it). */
-  showSourceLine: (line: number | null) => Promise<void>;
+  /** The open email checked by axe-core as the reader shows it, light and dark (A); `line`: the source line shown. */
+  accessibility: { id: string; running: boolean; report: AccessibilityReport | null; line: number | null; source: string[] | null } | null;
+  checkAccessibility: () => Promise<void>;
+  /** The email picked by hand to compare others with (b); null: each compares with the one before of its kind. */
+  compareBase: { id: string; subject: string } | null;
+  pickCompareBase: () => void;
+  /** The open email compared with the one before of its kind, or with the picked one (B). */
+  compare: { id: string; running: boolean; report: CompareReport | null } | null;
+  compareWithPrevious: () => Promise<void>;
+  closeCompare: () => void;
+  /** Shows the HTML source around `line` in a panel's report, highlighted (null: hides it). */
+  showSourceLine: (line: number | null, panel?: 'compat' | 'accessibility') => Promise<void>;
   /** Prints the email as shown (sanitized, remote content as chosen; Ctrl+P), or saves it as PDF (P). */
   printEmail: (pdf: boolean) => Promise<void>;
   /** The open email's raw message, saved as .eml (E). */
@@ -78,19 +90,87 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
       if (get().spam?.id === id) set({ spam: { id, running: false, report: null, error: asBridgeError(error) } });
     }
   },
-  showSourceLine: async (line) => {
-    const compat = get().compat;
-    if (!compat || compat.running) return;
-    if (line === null || compat.source) {
-      set({ compat: { ...compat, line } });
+  showSourceLine: async (line, panel = 'compat') => {
+    const shown = get()[panel];
+    if (!shown || shown.running) return;
+    if (line === null || shown.source) {
+      set({ [panel]: { ...shown, line } });
       return;
     }
     try {
       // The whole HTML as the check read it, once, for its line numbers.
-      const whole = await call('getEmailBody', { id: compat.id, format: 'html', whole: true });
-      const now = get().compat;
-      if (now?.id === compat.id) set({ compat: { ...now, line, source: whole.content.split(/\r?\n/) } });
+      const whole = await call('getEmailBody', { id: shown.id, format: 'html', whole: true });
+      const now = get()[panel];
+      if (now?.id === shown.id) set({ [panel]: { ...now, line, source: whole.content.split(/\r?\n/) } });
     } catch (error) {
+      get().notify(asBridgeError(error));
+    }
+  },
+  accessibility: null,
+  checkAccessibility: async () => {
+    const { openId: id, email, remoteAllowed, inlineImages } = get();
+    if (!id || !email) return;
+    if (!email.has_html) {
+      get().notify('This email has no HTML part to check.');
+      return;
+    }
+    set({ accessibility: { id, running: true, report: null, line: null, source: null } });
+    try {
+      // The whole HTML, each element tagged with its source line, sanitized as the frame has it.
+      const whole = await call('getEmailBody', { id, format: 'html', whole: true });
+      const tagged = tagSourceLines(whole.content);
+      const remote = Boolean(remoteAllowed[id]);
+      const clean = await sanitizeHtml(tagged, { allowRemote: remote, sourceLines: true, ...(inlineImages[id] ? { inline: inlineImages[id] } : {}) });
+      if (clean === null) throw new Error('This email’s HTML is too complex to show, so it cannot be checked.');
+      const root = rootOf(tagged);
+      const report = await call('checkAccessibility', {
+        id,
+        light: inspectionDocument({ clean, dark: false, remote, ...root }),
+        dark: inspectionDocument({ clean, dark: true, remote, ...root }),
+      });
+      if (get().accessibility?.id === id) set({ accessibility: { id, running: false, report, line: null, source: null } });
+    } catch (error) {
+      if (get().accessibility?.id === id) set({ accessibility: null });
+      get().notify(error instanceof Error && !('kind' in error) ? error.message : asBridgeError(error));
+    }
+  },
+  compareBase: null,
+  pickCompareBase: () => {
+    const { openId: id, email } = get();
+    if (!id || !email) return;
+    set({ compareBase: { id, subject: email.subject } });
+    get().notify(`Picked “${email.subject || '(no subject)'}” to compare with: open another email and press B.`);
+  },
+  compare: null,
+  closeCompare: () => set({ compare: null }),
+  compareWithPrevious: async () => {
+    const { openId: id, email, compareBase } = get();
+    if (!id || !email) return;
+    set({ compare: { id, running: true, report: null } });
+    try {
+      const baseId = compareBase && compareBase.id !== id ? compareBase.id : ((await call('previousOfKind', { id }))?.id ?? null);
+      if (baseId === null) {
+        if (get().compare?.id === id) set({ compare: null });
+        get().notify('No earlier email of this kind (same sender, a subject alike). Press b on the one to compare with, then B here.');
+        return;
+      }
+      // Both renderings as the reader shows them, sanitized here; main renders and diffs them.
+      const base = await call('getEmail', { id: baseId });
+      let documents: { base: string; current: string } | null = null;
+      if (email.has_html && base.has_html) {
+        const shown = async (emailId: string) => {
+          const remote = Boolean(get().remoteAllowed[emailId]);
+          const html = (await call('getEmailBody', { id: emailId, format: 'html', whole: true })).content;
+          const clean = await sanitizeHtml(html, { allowRemote: remote });
+          return clean === null ? null : inspectionDocument({ clean, dark: get().previewDark, remote });
+        };
+        const [baseDocument, currentDocument] = [await shown(baseId), await shown(id)];
+        if (baseDocument !== null && currentDocument !== null) documents = { base: baseDocument, current: currentDocument };
+      }
+      const report = await call('compareEmails', { id, baseId, documents, width: 640 });
+      if (get().compare?.id === id) set({ compare: { id, running: false, report } });
+    } catch (error) {
+      if (get().compare?.id === id) set({ compare: null });
       get().notify(asBridgeError(error));
     }
   },

@@ -3,6 +3,11 @@
  * prefers-color-scheme rules answered as dark, the frame's defaults dark.
  */
 
+/** A media condition with prefers-color-scheme answered as dark: dark rules always apply, light ones never. */
+export function answeredDark(condition: string): string {
+  return condition.replace(/\(\s*prefers-color-scheme\s*:\s*dark\s*\)/gi, '(min-width: 0px)').replace(/\(\s*prefers-color-scheme\s*:\s*light\s*\)/gi, '(max-width: 0px)');
+}
+
 /** Each @media rule's own condition, kept while the preview rewrites it. */
 const originalMedia = new WeakMap<CSSMediaRule, string>();
 
@@ -21,9 +26,7 @@ export function previewColorScheme(doc: Document, dark: boolean): void {
         const own = originalMedia.get(media) ?? media.media.mediaText;
         if (/prefers-color-scheme/i.test(own)) {
           originalMedia.set(media, own);
-          media.media.mediaText = dark
-            ? own.replace(/\(\s*prefers-color-scheme\s*:\s*dark\s*\)/gi, '(min-width: 0px)').replace(/\(\s*prefers-color-scheme\s*:\s*light\s*\)/gi, '(max-width: 0px)')
-            : own;
+          media.media.mediaText = dark ? answeredDark(own) : own;
         }
       }
       const children = (rule as { cssRules?: CSSRuleList }).cssRules;
