@@ -6,6 +6,7 @@
  * the HTML source they are on; each client family gets a score.
  */
 import type { CompatFamily, CompatFinding, CompatReport } from '../../shared/contract.ts';
+import { startTags } from '../../shared/domain/source-lines.ts';
 
 /** The clients checked: the major families, on every platform caniemail has data for. */
 export const COMPAT_CLIENTS = [
@@ -107,6 +108,58 @@ export function splitStyles(html: string): { blocks: { css: string; line: number
   return { blocks, rest };
 }
 
+/**
+ * A newsletter repeats the same few start tags thousands of times, and
+ * caniemail checks each one against every client (most of H's time on a 2 MB
+ * newsletter). Each repeat of a start tag already seen, byte for byte, is
+ * blanked to its bare name, the same length (newlines kept), so every
+ * position stays where it was; what caniemail finds on the first one is then
+ * found on the lines of its repeats. `repeats`: "line:column" of each first
+ * one (1-based, as caniemail gives positions) to the lines of its repeats.
+ */
+export function collapseRepeatedTags(html: string): { html: string; repeats: Map<string, number[]> } {
+  const firstOf = new Map<string, number>();
+  const repeatsOf = new Map<number, number[]>();
+  const parts: string[] = [];
+  let copied = 0;
+  for (const tag of startTags(html)) {
+    // A bare tag (`<td>`) has nothing to blank: caniemail checks each anyway, and cheaply.
+    if (tag.end - tag.nameEnd <= 1) continue;
+    const text = html.slice(tag.start, tag.end);
+    const first = firstOf.get(text);
+    if (first === undefined) {
+      firstOf.set(text, tag.start);
+      continue;
+    }
+    const list = repeatsOf.get(first) ?? [];
+    list.push(tag.start);
+    repeatsOf.set(first, list);
+    parts.push(html.slice(copied, tag.nameEnd), html.slice(tag.nameEnd, tag.end - 1).replace(/[^\r\n]/g, ' '), '>');
+    copied = tag.end;
+  }
+  parts.push(html.slice(copied));
+  // Line and column of every index involved, in one pass in order.
+  const indexes = [...new Set([...repeatsOf.keys(), ...[...repeatsOf.values()].flat()])].sort((a, b) => a - b);
+  const where = new Map<number, { line: number; column: number }>();
+  let line = 1;
+  let lineStart = 0;
+  let from = 0;
+  for (const index of indexes) {
+    for (let i = html.indexOf('\n', from); i !== -1 && i < index; i = html.indexOf('\n', i + 1)) {
+      line += 1;
+      lineStart = i + 1;
+    }
+    from = index;
+    where.set(index, { line, column: index - lineStart + 1 });
+  }
+  const repeats = new Map<string, number[]>();
+  for (const [first, list] of repeatsOf) {
+    const at = where.get(first)!;
+    repeats.set(`${at.line}:${at.column}`, list.map((index) => where.get(index)!.line));
+  }
+  return { html: parts.join(''), repeats };
+}
+
 /** The lines of a block's CSS where an at-rule (`@font-face`, `@media`…) named by a finding's title starts. */
 function atRuleLines(title: string, css: string, lineOffset: number): number[] {
   const name = /^@[a-z-]+/i.exec(title)?.[0];
@@ -159,12 +212,13 @@ function supportOf(feature: FeatureData, client: string): { kind: 'y' | 'a' | 'n
 }
 
 /** The check of one email's HTML, grouped per feature and scored per client family. Pure but for `check` and `data`. */
-export function compatReport(html: string, check: CompatCheck, data?: readonly FeatureData[]): CompatReport {
+/** `collapse: false` checks every tag as written (the slow way, kept for the test that holds the fast one to it). */
+export function compatReport(html: string, check: CompatCheck, data?: readonly FeatureData[], options: { collapse?: boolean } = {}): CompatReport {
   const clients = [...COMPAT_CLIENTS];
   const findings = new Map<string, CompatFinding & { lineSet: Set<number> }>();
   // Where each block's at-rules are, found once (every client reports the same ones).
   const atRules = new Map<string, number[]>();
-  const take = (answer: ReturnType<CompatCheck>, lineOffset: number, cssBlock: boolean, cssText = '') => {
+  const take = (answer: ReturnType<CompatCheck>, lineOffset: number, cssBlock: boolean, cssText = '', repeats?: Map<string, number[]>) => {
     for (const [kind, byClient] of [['none', answer.issues.errors], ['partial', answer.issues.warnings]] as const) {
       for (const [client, issues] of byClient) {
         for (const issue of issues) {
@@ -187,6 +241,8 @@ export function compatReport(html: string, check: CompatCheck, data?: readonly F
           const placed = `${lineOffset}|${issue.title}`;
           if (cssBlock && !issue.position && !atRules.has(placed)) atRules.set(placed, atRuleLines(issue.title, cssText, lineOffset));
           const lines = issue.position ? [issue.position.start.line + lineOffset] : cssBlock ? atRules.get(placed)! : [];
+          // Found on the first of a repeated tag: found on each repeat's line too.
+          if (issue.position && repeats) for (const line of repeats.get(`${issue.position.start.line}:${issue.position.start.column}`) ?? []) lines.push(line);
           for (const line of lines) {
             if (finding.lineSet.has(line)) continue;
             finding.lineSet.add(line);
@@ -197,7 +253,8 @@ export function compatReport(html: string, check: CompatCheck, data?: readonly F
     }
   };
   const { blocks, rest } = splitStyles(html);
-  take(check({ clients, html: rest }), 0, false);
+  const collapsed = options.collapse === false ? { html: rest, repeats: undefined } : collapseRepeatedTags(rest);
+  take(check({ clients, html: collapsed.html }), 0, false, '', collapsed.repeats);
   // A style block's CSS is checked on its own, its lines moved to where the block is.
   for (const block of blocks) if (block.css.trim()) take(check({ clients, css: block.css }), block.line - 1, true, block.css);
   for (const supplement of SUPPLEMENTS) {

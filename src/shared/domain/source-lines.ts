@@ -14,19 +14,20 @@
  */
 export const SOURCE_LINE_ATTRIBUTE = 'data-source-line';
 
+/** A tag's name: up to white space, `/` or `>` (sticky: read where the `<` left off, without copying). */
+const TAG_NAME = /[^\t\n\f\r />]+/y;
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
-export function tagSourceLines(html: string): string {
-  const out: string[] = [];
-  let line = 1;
-  let copied = 0;
-  /** Lines counted up to `to`, from where the count stands. */
-  let counted = 0;
-  const lineAt = (to: number) => {
-    for (let i = html.indexOf('\n', counted); i !== -1 && i < to; i = html.indexOf('\n', i + 1)) line += 1;
-    counted = Math.max(counted, to);
-    return line;
-  };
+/** One start tag: where its `<` is, where its name ends, just past its `>`, and its name in lower case. */
+export interface StartTag {
+  start: number;
+  nameEnd: number;
+  end: number;
+  name: string;
+}
+
+/** Every start tag of `html`, in order, as an HTML tokenizer would find them (see above). */
+export function* startTags(html: string): Generator<StartTag> {
   let at = html.indexOf('<');
   while (at !== -1 && at < html.length) {
     const next = html[at + 1] ?? '';
@@ -44,23 +45,39 @@ export function tagSourceLines(html: string): string {
       at = html.indexOf('<', at + 1);
       continue;
     }
-    const name = /^[^\s/>]+/.exec(html.slice(at + 1, at + 200))![0];
-    const nameEnd = at + 1 + name.length;
-    out.push(html.slice(copied, nameEnd), ` ${SOURCE_LINE_ATTRIBUTE}="${lineAt(at)}"`);
-    copied = nameEnd;
-    const lower = name.toLowerCase();
+    TAG_NAME.lastIndex = at + 1;
+    const nameEnd = at + 1 + TAG_NAME.exec(html)![0].length;
     // Past the tag, skipping quoted attribute values (a `>` inside one does not end it).
-    const tagEnd = endOfTag(html, nameEnd);
-    if (tagEnd === -1) break;
-    if (lower === 'plaintext') break;
-    if (RAW_TEXT.has(lower)) {
-      const close = new RegExp(`</${lower}`, 'gi');
-      close.lastIndex = tagEnd;
+    const end = endOfTag(html, nameEnd);
+    if (end === -1) return;
+    const name = html.slice(at + 1, nameEnd).toLowerCase();
+    yield { start: at, nameEnd, end, name };
+    if (name === 'plaintext') return;
+    if (RAW_TEXT.has(name)) {
+      const close = new RegExp(`</${name}`, 'gi');
+      close.lastIndex = end;
       const found = close.exec(html);
       at = found === null ? -1 : html.indexOf('<', found.index + 1);
       continue;
     }
-    at = html.indexOf('<', tagEnd);
+    at = html.indexOf('<', end);
+  }
+}
+
+export function tagSourceLines(html: string): string {
+  const out: string[] = [];
+  let line = 1;
+  let copied = 0;
+  /** Lines counted up to `to`, from where the count stands. */
+  let counted = 0;
+  const lineAt = (to: number) => {
+    for (let i = html.indexOf('\n', counted); i !== -1 && i < to; i = html.indexOf('\n', i + 1)) line += 1;
+    counted = Math.max(counted, to);
+    return line;
+  };
+  for (const tag of startTags(html)) {
+    out.push(html.slice(copied, tag.nameEnd), ` ${SOURCE_LINE_ATTRIBUTE}="${lineAt(tag.start)}"`);
+    copied = tag.nameEnd;
   }
   out.push(html.slice(copied));
   return out.join('');
@@ -68,23 +85,28 @@ export function tagSourceLines(html: string): string {
 
 /** The index just past the `>` that ends the tag whose attributes start at `from`; -1 if it never ends. */
 function endOfTag(html: string, from: number): number {
-  let quote: string | null = null;
+  let quote = 0;
   let afterEquals = false;
   for (let i = from; i < html.length; i++) {
-    const c = html[i]!;
-    if (quote !== null) {
-      if (c === quote) quote = null;
+    const c = html.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
       continue;
     }
-    if (c === '>') return i + 1;
+    if (c === GT) return i + 1;
     // A quote opens a value only right after `=` (and spaces): `a"b` in a name is just a character.
-    if ((c === '"' || c === "'") && afterEquals) {
+    if ((c === DOUBLE_QUOTE || c === SINGLE_QUOTE) && afterEquals) {
       quote = c;
       afterEquals = false;
       continue;
     }
-    if (c === '=') afterEquals = true;
-    else if (!/\s/.test(c)) afterEquals = false;
+    if (c === EQUALS) afterEquals = true;
+    else if (!(c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d)) afterEquals = false;
   }
   return -1;
 }
+
+const GT = 0x3e;
+const EQUALS = 0x3d;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
