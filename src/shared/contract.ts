@@ -137,7 +137,8 @@ export const contract = {
   watchList: z.object({ query: ListQuerySchema.nullable(), visible: z.boolean() }).strict(),
   getEmail: z.object({ id: Id }).strict(),
   /** Clipped past 100 KB (clip.ts) unless `whole`. */
-  getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']), whole: z.boolean().optional() }).strict(),
+  /** `sourceLines`: each start tag of an HTML body carries the line it is on (source-lines.ts), for the accessibility check. */
+  getEmailBody: z.object({ id: Id, format: z.enum(['html', 'text', 'raw']), whole: z.boolean().optional(), sourceLines: z.boolean().optional() }).strict(),
   /** The record (a first read marks it read) and its body in the format a reader wants first: one call per open. */
   openEmail: z.object({ id: Id }).strict(),
   /** `undoMs`: the DELETE waits this long for an undoDelete (main flushes it on quit). */
@@ -320,6 +321,8 @@ export interface AccessibilityReport {
   findings: AccessibilityFinding[];
   /** The rules run. */
   rules: string[];
+  /** Of a very long email, the first `checked` of its `total` elements are checked. */
+  elements: { checked: number; total: number };
 }
 
 /** One side of a comparison of two emails. */
@@ -334,13 +337,17 @@ export interface CompareSide {
 export interface CompareReport {
   base: CompareSide;
   current: CompareSide;
-  /** The text, line by line: kept, added (in current) or removed (from base). */
-  text: { kind: 'same' | 'added' | 'removed'; text: string }[];
+  /** The text's changed lines with a little context, line by line: kept, added (in current), removed (from base), or a gap left out. */
+  text: { kind: 'same' | 'added' | 'removed' | 'gap'; text: string }[];
+  /** How many lines changed in all (the report carries the first few hundred). */
+  changedLines: number;
+  /** Said when the text was cut or too different to diff. */
+  textNote: string | null;
   headers: { name: string; base: string | null; current: string | null }[];
   links: { added: string[]; removed: string[] };
   code: { base: string | null; current: string | null };
   /** The pixel diff: the share of pixels that differ, and the changed regions (px, in the current rendering). */
-  pixels: { width: number; height: number; changed: number; total: number; regions: { x: number; y: number; width: number; height: number }[]; diffImage: string | null } | null;
+  pixels: { width: number; height: number; changed: number; total: number; regions: { x: number; y: number; width: number; height: number }[] } | null;
 }
 
 /** A webhook as the service would send it, for showing. */

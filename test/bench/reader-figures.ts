@@ -14,6 +14,9 @@ export interface ReaderFigures {
   /** The tester's tools opened one after another on the 2 MB newsletter: the longest task meanwhile, and H to its report. */
   tools2mbLongestTask: number;
   compat2mbReport: number;
+  /** A (axe-core, light and dark) and B (compared with the 5 MB one before it) to their reports. */
+  accessibility2mbReport: number;
+  compare2mbReport: number;
   /** What the long-task observer reports for one 80 ms task made on purpose (0 would mean it sees nothing). */
   longTaskCalibration: number;
 }

@@ -138,7 +138,7 @@ export async function measureReader(): Promise<ReaderFigures> {
 
     // Big mail, found by a search and opened from the list.
     const html2mbFirstScreen = await openFound(page, 'Big 2 MB');
-    const { tools2mbLongestTask, compat2mbReport } = await toolsOnOpenEmail(page, app.calls);
+    const { tools2mbLongestTask, compat2mbReport, accessibility2mbReport, compare2mbReport } = await toolsOnOpenEmail(page, app.calls);
     const text10mbFirstScreen = await openFound(page, 'Big text');
     await resetLongest(page);
     const html5mbFirstScreen = await openFound(page, 'Big 5 MB');
@@ -159,6 +159,8 @@ export async function measureReader(): Promise<ReaderFigures> {
       text10mbFirstScreen,
       tools2mbLongestTask,
       compat2mbReport,
+      accessibility2mbReport,
+      compare2mbReport,
       longTaskCalibration,
     };
   } finally {
@@ -201,7 +203,10 @@ async function openFound(page: Page, subject: string): Promise<number> {
  * save as .eml (E), print (Ctrl+P), and back to the HTML (1). The longest task
  * of the page meanwhile is the figure: no tool may hold the UI thread.
  */
-async function toolsOnOpenEmail(page: Page, calls: string[]): Promise<{ tools2mbLongestTask: number; compat2mbReport: number }> {
+async function toolsOnOpenEmail(
+  page: Page,
+  calls: string[],
+): Promise<{ tools2mbLongestTask: number; compat2mbReport: number; accessibility2mbReport: number; compare2mbReport: number }> {
   // Whatever the opening itself still does (slices, layout) is over first.
   await page.waitForTimeout(1500);
   await resetLongest(page);
@@ -225,9 +230,26 @@ async function toolsOnOpenEmail(page: Page, calls: string[]): Promise<{ tools2mb
     console.error(calls.slice(-8));
     throw e;
   });
+  // Accessibility (A): axe-core in main's hidden window, light and dark; then Esc closes its report.
+  let began2 = Date.now();
+  await page.keyboard.press('A');
+  await page.getByRole('region', { name: 'Accessibility' }).getByRole('status').filter({ hasText: /accessibility problem/ }).waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
+    console.error(await page.locator('[role=status], [role=alert]').allInnerTexts(), calls.slice(-8));
+    throw e;
+  });
+  const accessibility2mbReport = Date.now() - began2;
+  await page.keyboard.press('Escape');
+  // Compare (B): with the one before of its kind, the 5 MB newsletter.
+  began2 = Date.now();
+  await page.keyboard.press('B');
+  await page.getByRole('region', { name: 'Compared with the previous one' }).getByRole('status').filter({ hasText: 'Compared with' }).waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
+    console.error(await page.locator('[role=status], [role=alert]').allInnerTexts(), calls.slice(-8));
+    throw e;
+  });
+  const compare2mbReport = Date.now() - began2;
   await page.waitForTimeout(300);
   const tools2mbLongestTask = await page.evaluate(() => (window as unknown as { probe: { longest: number } }).probe.longest);
-  return { tools2mbLongestTask, compat2mbReport };
+  return { tools2mbLongestTask, compat2mbReport, accessibility2mbReport, compare2mbReport };
 }
 
 async function resetLongest(page: Page): Promise<void> {

@@ -34,12 +34,20 @@ describe('compare with the previous one', () => {
     ]);
   });
 
-  it('diffs text line by line: kept, removed, added', () => {
-    expect(textDiff('Hello\nYour order 1\nBye', 'Hello\nYour order 2\nBye')).toEqual([
+  it('diffs text line by line: kept, removed, added', async () => {
+    expect((await textDiff('Hello\nYour order 1\nBye', 'Hello\nYour order 2\nBye')).lines).toEqual([
       { kind: 'same', text: 'Hello' },
       { kind: 'removed', text: 'Your order 1' },
       { kind: 'added', text: 'Your order 2' },
       { kind: 'same', text: 'Bye' },
+    ]);
+    // Far from a change, unchanged lines are one gap: two lines of context either side.
+    const base = Array.from({ length: 20 }, (_, i) => `line ${i}`);
+    const current = base.map((line, i) => (i === 10 ? 'line ten' : line));
+    const far = await textDiff(base.join('\n'), current.join('\n'));
+    expect(far.changed).toBe(2);
+    expect(far.lines.map((l) => (l.kind === 'gap' ? l.text : `${l.kind[0]} ${l.text}`))).toEqual([
+      '… 8 unchanged lines', 's line 8', 's line 9', 'r line 10', 'a line ten', 's line 11', 's line 12',
     ]);
   });
 
@@ -63,8 +71,10 @@ describe('the accessibility report', () => {
   const violation = (id: string, nodes: { line: number | null; html: string }[]) => ({ id, impact: 'serious' as const, help: id, helpUrl: '', nodes });
 
   it('makes one finding of an element both runs found, and tells light-only and dark-only elements apart', () => {
-    const light = { violations: [violation('color-contrast', [node(13, '<p class="faint" data-source-line="13">x</p>')]), violation('html-has-lang', [node(2, '<html data-scheme="light">')])] };
+    const elements = { checked: 3, total: 3 };
+    const light = { elements, violations: [violation('color-contrast', [node(13, '<p class="faint" data-source-line="13">x</p>')]), violation('html-has-lang', [node(2, '<html data-scheme="light">')])] };
     const dark = {
+      elements,
       violations: [
         violation('color-contrast', [node(13, '<p class="faint" data-source-line="13">x</p>'), node(14, '<p class="night">y</p>')]),
         violation('html-has-lang', [node(2, '<html data-scheme="dark">')]),

@@ -2,6 +2,7 @@
 import { preferredFormat, type EmailBody } from '../../shared/domain/email.ts';
 import { FLAVOR_RECORDS } from '../../shared/flavors/index.ts';
 import { readerHeaders, type ReaderHeaders } from '../../shared/domain/reader-headers.ts';
+import { tagSourceLines } from '../../shared/domain/source-lines.ts';
 import type { EmailListing, ServiceClient } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { inlineImages } from '../api/inline-images.ts';
@@ -92,8 +93,14 @@ export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: 
       return null;
     },
     getEmail: ({ id }) => withClient((c) => c.getEmail(id, { view: 'message' })),
-    getEmailBody: ({ id, format, whole }) =>
-      withClient(async (c) => withSent(c, id, await (whole ? c.getEmailBody(id, format) : c.readerBody(id, format)))),
+    getEmailBody: ({ id, format, whole, sourceLines }) =>
+      withClient(async (c) => {
+        const body = await (whole ? c.getEmailBody(id, format) : c.readerBody(id, format));
+        // Each element tagged with its source line (the accessibility check): done here, off the UI thread.
+        if (!(sourceLines && format === 'html')) return withSent(c, id, body);
+        const tagged = tagSourceLines(body.content);
+        return withSent(c, id, { ...body, content: tagged, taggedChars: tagged.length - body.content.length });
+      }),
     openEmail: ({ id }) =>
       withClient(async (c) => {
         // The list told main which formats it has: record and body are asked for together.

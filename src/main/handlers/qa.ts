@@ -5,7 +5,7 @@ import type { HandlerDeps, HandlerTable, InspectorPage } from '../handlers.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Email } from '../../shared/domain/email.ts';
 import { accessibilityReport, axeRunScript, type AxeAnswer } from '../qa/accessibility.ts';
-import { codeChange, headerChanges, linkChanges, pixelDiff, pngDataUrl, readableText, subjectKind, textDiff } from '../qa/compare.ts';
+import { codeChange, headerChanges, linkChanges, pixelDiff, displayImage, readableText, subjectKind, textDiff } from '../qa/compare.ts';
 import { printDocument } from '../qa/print-document.ts';
 import { runCompat } from '../qa/run-compat.ts';
 import { DEFAULT_SPAMD, spamReport } from '../qa/spamc.ts';
@@ -54,6 +54,8 @@ function asAxeAnswer(value: unknown): AxeAnswer {
     answer !== null &&
     typeof answer === 'object' &&
     Array.isArray(answer.violations) &&
+    typeof answer.elements?.checked === 'number' &&
+    typeof answer.elements.total === 'number' &&
     answer.violations.every((v) => typeof v.id === 'string' && typeof v.help === 'string' && Array.isArray(v.nodes) && v.nodes.every((n) => typeof n.html === 'string'));
   if (!ok) throw new ServiceError('bad-response', 'The accessibility check gave no answer it could read.');
   return answer;
@@ -104,7 +106,8 @@ export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'com
         const email = await recordOf(c, id);
         const kind = subjectKind(email.subject);
         for (let page = 1; page <= KIND_SEARCH_PAGES; page++) {
-          const listing = await c.listEmails({ sender: email.sender.email, page, limit: 50 });
+          // The sender's emails up to this one (a server that does not know `until` lists them all, newest first).
+          const listing = await c.listEmails({ sender: email.sender.email, until: email.created_at, page, limit: 50 });
           // The newest one older than this email, of its kind (the list is newest first).
           const before = listing.data.find(
             (other) => other.id !== id && Date.parse(other.created_at) <= Date.parse(email.created_at) && subjectKind(other.subject) === kind,
@@ -129,13 +132,16 @@ export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'com
           const baseShot = await shot(documents.base);
           const currentShot = await shot(documents.current);
           pixels = pixelDiff(baseShot, currentShot);
-          images = { base: pngDataUrl(baseShot), current: pngDataUrl(currentShot) };
+          images = { base: displayImage(baseShot), current: displayImage(currentShot) };
         }
         const side = (email: Email, image: string | null) => ({ id: email.id, subject: email.subject, date: email.created_at, image });
+        const text = await textDiff(readableText(baseText), readableText(currentText));
         return {
           base: side(base, images.base),
           current: side(current, images.current),
-          text: textDiff(readableText(baseText), readableText(currentText)),
+          text: text.lines,
+          changedLines: text.changed,
+          textNote: text.note,
           headers: headerChanges(baseHead ?? '', currentHead ?? ''),
           links: linkChanges(baseLinks, currentLinks),
           code: codeChange({ subject: base.subject, body: baseLinks }, { subject: current.subject, body: currentLinks }),

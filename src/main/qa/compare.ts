@@ -65,14 +65,64 @@ export function readableText(body: { format: 'html' | 'text'; content: string })
   return body.format === 'html' ? htmlTextAndLinks(body.content).text : body.content.replace(/\r\n?/g, '\n');
 }
 
-/** The two texts line by line (jsdiff's diffLines), each line once with whether it was kept, added or removed. */
-export function textDiff(base: string, current: string): CompareReport['text'] {
-  const lines: CompareReport['text'] = [];
-  for (const part of diffLines(base.endsWith('\n') ? base : `${base}\n`, current.endsWith('\n') ? current : `${current}\n`)) {
+/** Text beyond this is not diffed (a template's text is some kilobytes; a newsletter's can be megabytes). */
+export const TEXT_DIFF_CHARS = 300_000;
+/** A diff that takes longer than this gives up (two texts with little in common cost the most). */
+const TEXT_DIFF_MS = 2_000;
+
+/** Lines of unchanged text kept around each change, and the lines a report carries at most. */
+const CONTEXT = 2;
+const SHOWN_LINES = 300;
+
+/**
+ * The two texts line by line (jsdiff's diffLines, in its async mode so main's
+ * event loop goes on meanwhile): the changed lines with a little context, a
+ * gap for what is left out, at most SHOWN_LINES of them (two unrelated
+ * newsletters differ on every line); `changed` counts every changed line;
+ * `note` says when the texts were cut or the diff gave up.
+ */
+export async function textDiff(base: string, current: string): Promise<{ lines: CompareReport['text']; changed: number; note: string | null }> {
+  const cut = base.length > TEXT_DIFF_CHARS || current.length > TEXT_DIFF_CHARS;
+  const prepare = (text: string) => {
+    const head = text.slice(0, TEXT_DIFF_CHARS);
+    return head.endsWith('\n') ? head : `${head}\n`;
+  };
+  const parts = await new Promise<ReturnType<typeof diffLines> | undefined>((resolve) =>
+    diffLines(prepare(base), prepare(current), { timeout: TEXT_DIFF_MS, callback: resolve }),
+  );
+  if (!parts) return { lines: [], changed: 0, note: 'The texts differ too much to compare line by line.' };
+  const all: { kind: 'same' | 'added' | 'removed'; text: string }[] = [];
+  for (const part of parts) {
     const kind = part.added ? 'added' : part.removed ? 'removed' : 'same';
-    for (const text of part.value.replace(/\n$/, '').split('\n')) lines.push({ kind, text });
+    for (const text of part.value.replace(/\n$/, '').split('\n')) all.push({ kind, text });
   }
-  return lines;
+  const shown = withContext(all);
+  const changed = all.filter((line) => line.kind !== 'same').length;
+  const notes = [
+    cut ? `Only the first ${TEXT_DIFF_CHARS.toLocaleString('en')} characters of each text are compared.` : null,
+    shown.length > SHOWN_LINES ? `The first ${SHOWN_LINES} lines of the changes are shown.` : null,
+  ].filter((note) => note !== null);
+  return { lines: shown.slice(0, SHOWN_LINES), changed, note: notes.length > 0 ? notes.join(' ') : null };
+}
+
+/** The changed lines with CONTEXT lines around them; a gap stands for each run left out. */
+function withContext(lines: { kind: 'same' | 'added' | 'removed'; text: string }[]): CompareReport['text'] {
+  const keep: number[] = [];
+  let last = -1;
+  lines.forEach((line, i) => {
+    if (line.kind === 'same') return;
+    for (let j = Math.max(last + 1, i - CONTEXT); j <= Math.min(lines.length - 1, i + CONTEXT); j++) keep.push(j);
+    last = Math.max(last, Math.min(lines.length - 1, i + CONTEXT));
+  });
+  const out: CompareReport['text'] = [];
+  let previous = -1;
+  for (const i of keep) {
+    const skipped = i - previous - 1;
+    if (skipped > 0) out.push({ kind: 'gap', text: `… ${skipped} unchanged ${skipped === 1 ? 'line' : 'lines'}` });
+    out.push(lines[i]!);
+    previous = i;
+  }
+  return out;
 }
 
 /** The links of a body, as the link check reads them. */
@@ -116,10 +166,29 @@ export function pixelDiff(basePng: Buffer, currentPng: Buffer): NonNullable<Comp
   };
   const diff = new PNG({ width, height });
   const changed = pixelmatch(pad(a), pad(b), diff.data, width, height, { threshold: 0.1, includeAA: false, alpha: 0.2 });
-  return { width, height, changed, total: width * height, regions: changed === 0 ? [] : regionsOf(diff.data, width, height), diffImage: changed === 0 ? null : pngDataUrl(diff) };
+  return { width, height, changed, total: width * height, regions: changed === 0 ? [] : regionsOf(diff.data, width, height) };
 }
 
-export const pngDataUrl = (image: PNG | Buffer) => `data:image/png;base64,${(image instanceof PNG ? PNG.sync.write(image) : image).toString('base64')}`;
+/**
+ * A rendering as the report shows it: half the size each way (the panel shows
+ * two side by side), as a PNG data: URL. A quarter of the pixels is a quarter
+ * of the bytes sent to the renderer, which reads them on its UI thread.
+ */
+export function displayImage(png: Buffer): string {
+  const full = PNG.sync.read(png);
+  const width = Math.max(1, Math.floor(full.width / 2));
+  const height = Math.max(1, Math.floor(full.height / 2));
+  const half = new PNG({ width, height });
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < 4; c++) {
+        const at = (dy: number, dx: number) => full.data[((2 * y + dy) * full.width + 2 * x + dx) * 4 + c]!;
+        half.data[(y * width + x) * 4 + c] = (at(0, 0) + at(0, 1) + at(1, 0) + at(1, 1) + 2) >> 2;
+      }
+    }
+  }
+  return `data:image/png;base64,${PNG.sync.write(half).toString('base64')}`;
+}
 
 /** Regions of pixelmatch's output (changed pixels are pure red, 255/0/0), as boxes of touching changed cells. */
 function regionsOf(diff: Buffer, width: number, height: number): { x: number; y: number; width: number; height: number }[] {

@@ -130,4 +130,6 @@ export interface EmailBody {
    * once its raw message is here.
    */
   sent?: ReaderHeaders;
+  /** Asked with sourceLines: how many characters the line attributes added (the size limits count the email's own). */
+  taggedChars?: number;
 }

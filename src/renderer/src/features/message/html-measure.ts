@@ -292,8 +292,9 @@ class NestingModel {
 const isNameChar = (code: number) =>
   (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 45 || code === 58 || code === 33;
 
-export function measureHtml(html: string): HtmlMeasure {
-  const bytes = html.length;
+/** `added`: characters the app put in (source-lines.ts's attributes), not counted against the size limit. */
+export function measureHtml(html: string, added = 0): HtmlMeasure {
+  const bytes = html.length - added;
   let elements = 0;
   const model = new NestingModel();
   const verdict = (): HtmlMeasure['verdict'] =>

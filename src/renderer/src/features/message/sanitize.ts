@@ -180,6 +180,8 @@ export interface SanitizeOptions {
   inline?: Record<string, string>;
   /** Keeps source-lines.ts's data-source-line on each element (the accessibility check names lines by it). */
   sourceLines?: boolean;
+  /** How many characters those attributes added: the size limit counts the email's own. */
+  taggedChars?: number;
 }
 
 const CONFIG = {
@@ -271,7 +273,7 @@ function sanitizingRun(options: SanitizeOptions) {
 export function sanitizeEmailHtml(dirty: string, options: SanitizeOptions): SanitizeOutcome {
   // The frame waiting for a body shows nothing: that costs no DOMPurify run (a quarter of opening an email).
   if (dirty === '') return { ok: true, html: '', blockedRemote: 0 };
-  const measure = measureHtml(dirty);
+  const measure = measureHtml(dirty, options.taggedChars ?? 0);
   if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
   const run = sanitizingRun(options);
   const html = run.install().sanitize(dirty, configFor(options));
@@ -321,7 +323,7 @@ export async function sanitizeEmailHtmlInSlices(
   options: SanitizeOptions,
   { elements = 200, sliceMs = 8, signal, onFirstSlice }: Slicing = {},
 ): Promise<SanitizeOutcome> {
-  const measure = measureHtml(dirty);
+  const measure = measureHtml(dirty, options.taggedChars ?? 0);
   if (measure.verdict !== 'ok') return { ok: false, measure, reason: measure.verdict };
   // Without markup DOMPurify hands the text back as it is: so does this.
   if (!dirty.includes('<')) return sanitizeEmailHtml(dirty, options);

@@ -80,6 +80,11 @@ export function AccessibilityPanel({ emailId }: { emailId: string }) {
           ? `No accessibility problems found (axe-core, ${report.rules.length} rules, light and dark).`
           : `${report.findings.length} accessibility ${report.findings.length === 1 ? 'problem' : 'problems'} (axe-core, ${report.rules.length} rules, light and dark).`}
       </p>
+      {report.elements.checked < report.elements.total && (
+        <p className="muted">
+          The first {report.elements.checked.toLocaleString()} of its {report.elements.total.toLocaleString()} elements were checked (a long email repeats itself; axe takes time per element).
+        </p>
+      )}
       {state.line !== null && state.source && <SourceView source={state.source} line={state.line} />}
       <ul className="findings">
         {report.findings.map((finding, i) => (

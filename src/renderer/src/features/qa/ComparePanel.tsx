@@ -9,28 +9,8 @@ import type { CompareReport } from '../../../../shared/contract.ts';
 import { shortDate } from '../../format.ts';
 import { useStore } from '../../store.ts';
 
-/** Lines of unchanged text kept around each change. */
-const CONTEXT = 2;
-
-/** The changed lines with CONTEXT lines around them; a gap stands for what is left out. Pure. */
-export function changedWithContext(lines: CompareReport['text']): (CompareReport['text'][number] | { kind: 'gap'; text: string })[] {
-  const keep = new Set<number>();
-  lines.forEach((line, i) => {
-    if (line.kind === 'same') return;
-    for (let j = Math.max(0, i - CONTEXT); j <= Math.min(lines.length - 1, i + CONTEXT); j++) keep.add(j);
-  });
-  const out: (CompareReport['text'][number] | { kind: 'gap'; text: string })[] = [];
-  let last = -1;
-  for (const i of [...keep].sort((a, b) => a - b)) {
-    if (i > last + 1) out.push({ kind: 'gap', text: `… ${i - last - 1} unchanged ${i - last - 1 === 1 ? 'line' : 'lines'}` });
-    out.push(lines[i]!);
-    last = i;
-  }
-  return out;
-}
-
 export function summary(report: CompareReport): string {
-  const changedLines = report.text.filter((line) => line.kind !== 'same').length;
+  const changedLines = report.changedLines;
   const parts = [
     changedLines === 0 ? 'the same text' : `${changedLines} ${changedLines === 1 ? 'line' : 'lines'} of text changed`,
     report.headers.length === 0 ? 'no header changed' : `${report.headers.length} ${report.headers.length === 1 ? 'header' : 'headers'} changed`,
@@ -97,12 +77,13 @@ export function ComparePanel({ emailId }: { emailId: string }) {
     );
   }
   const { report } = compare;
-  const text = changedWithContext(report.text);
+  const text = report.text;
   return (
     <section className="compat-report compare-report" aria-label="Compared with the previous one" ref={sectionRef} tabIndex={-1}>
       <p role="status">
         Compared with “{report.base.subject || '(no subject)'}” of {shortDate(report.base.date)}: {summary(report)}.
       </p>
+      {report.textNote && <p className="muted">{report.textNote}</p>}
       {text.length > 0 && (
         <pre className="text-diff" aria-label="Changed lines of text">
           {text.map((line, i) => (

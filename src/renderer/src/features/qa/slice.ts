@@ -6,7 +6,6 @@
  */
 import type { AccessibilityReport, BridgeError, CompareReport, CompatReport, LinkCheck, SpamReport } from '../../../../shared/contract.ts';
 import { insightsOf } from '../../../../shared/domain/mail-insights.ts';
-import { tagSourceLines } from '../../../../shared/domain/source-lines.ts';
 import { inspectionDocument, rootOf } from './inspection-document.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
@@ -116,11 +115,20 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
     }
     set({ accessibility: { id, running: true, report: null, line: null, source: null } });
     try {
-      // The whole HTML, each element tagged with its source line, sanitized as the frame has it.
-      const whole = await call('getEmailBody', { id, format: 'html', whole: true });
-      const tagged = tagSourceLines(whole.content);
+      // The whole HTML, each element tagged with its source line by main, sanitized as the frame has it.
+      // As the reader shows it: a clipped body is checked clipped, as it prints (Show the whole message first for all of it).
+      const shown = get().body;
+      const whole = shown?.format === 'html' && shown.total === undefined;
+      const body = await call('getEmailBody', { id, format: 'html', whole, sourceLines: true });
+      if (body.total !== undefined) get().notify('Checking the part shown; show the whole message first to check all of it.');
+      const tagged = body.content;
       const remote = Boolean(remoteAllowed[id]);
-      const clean = await sanitizeHtml(tagged, { allowRemote: remote, sourceLines: true, ...(inlineImages[id] ? { inline: inlineImages[id] } : {}) });
+      const clean = await sanitizeHtml(tagged, {
+        allowRemote: remote,
+        sourceLines: true,
+        taggedChars: body.taggedChars ?? 0,
+        ...(inlineImages[id] ? { inline: inlineImages[id] } : {}),
+      });
       if (clean === null) throw new Error('This email’s HTML is too complex to show, so it cannot be checked.');
       const root = rootOf(tagged);
       const report = await call('checkAccessibility', {
@@ -160,7 +168,8 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
       if (email.has_html && base.has_html) {
         const shown = async (emailId: string) => {
           const remote = Boolean(get().remoteAllowed[emailId]);
-          const html = (await call('getEmailBody', { id: emailId, format: 'html', whole: true })).content;
+          // The first screens are what a rendering shows: the reader's clipped body will do for a long one.
+          const html = (await call('getEmailBody', { id: emailId, format: 'html' })).content;
           const clean = await sanitizeHtml(html, { allowRemote: remote });
           return clean === null ? null : inspectionDocument({ clean, dark: get().previewDark, remote });
         };
