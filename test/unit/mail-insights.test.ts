@@ -105,12 +105,30 @@ describe('reading an HTML body without a DOM (issue 23)', () => {
       { url: '/x', text: 'rel', before: 'Reset password' },
     ]);
   });
-  it('stays linear on hostile bodies (deep nesting, unclosed links)', async () => {
+  it('stays linear on hostile bodies (deep nesting, unclosed links): four times the input, not sixteen times the time', async () => {
     const { htmlTextAndLinks } = await import('../../src/shared/domain/mail-insights.ts');
-    for (const hostile of ['<b>x'.repeat(73_250), '<a href="https://x.test">'.repeat(50_000), '<div></x>'.repeat(10_000), `<style>${'a'.repeat(300_000)}`, '<style></style>'.repeat(50_000)]) {
-      const began = performance.now();
-      htmlTextAndLinks(hostile);
-      expect(performance.now() - began, hostile.slice(0, 20)).toBeLessThan(100);
+    const hostile: ((n: number) => string)[] = [
+      (n) => '<b>x'.repeat(n),
+      (n) => '<a href="https://x.test">'.repeat(n),
+      (n) => '<div></x>'.repeat(n),
+      (n) => `<style>${'a'.repeat(n * 6)}`,
+      (n) => '<style></style>'.repeat(n),
+    ];
+    // The best of five runs: a busy machine slows a run, never speeds one up.
+    const best = (html: string) => {
+      let fastest = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const began = performance.now();
+        htmlTextAndLinks(html);
+        fastest = Math.min(fastest, performance.now() - began);
+      }
+      return fastest;
+    };
+    for (const make of hostile) {
+      const small = best(make(12_500));
+      const large = best(make(50_000));
+      // Linear is 4x; quadratic would be 16x. The 2 ms covers timer grain on tiny times.
+      expect(large, make(3).slice(0, 30)).toBeLessThan(small * 8 + 2);
     }
   });
 });
