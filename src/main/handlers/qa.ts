@@ -105,14 +105,21 @@ export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'com
       withClient(async (c) => {
         const email = await recordOf(c, id);
         const kind = subjectKind(email.subject);
+        // A second past this email's time: a server that keeps whole seconds lists it and its neighbours.
+        const until = new Date(Date.parse(email.created_at) + 1000).toISOString();
+        let passed = false;
         for (let page = 1; page <= KIND_SEARCH_PAGES; page++) {
-          // The sender's emails up to this one (a server that does not know `until` lists them all, newest first).
-          const listing = await c.listEmails({ sender: email.sender.email, until: email.created_at, page, limit: 50 });
-          // The newest one older than this email, of its kind (the list is newest first).
-          const before = listing.data.find(
-            (other) => other.id !== id && Date.parse(other.created_at) <= Date.parse(email.created_at) && subjectKind(other.subject) === kind,
-          );
-          if (before) return { id: before.id, subject: before.subject, date: before.created_at };
+          // The sender's emails up to this one (a server that does not know `until` lists them all), newest first.
+          const listing = await c.listEmails({ sender: email.sender.email, until, page, limit: 50 });
+          for (const other of listing.data) {
+            // Those listed above this email are newer, whatever their time says; below it, the first of its kind.
+            if (other.id === id) {
+              passed = true;
+              continue;
+            }
+            const older = passed || Date.parse(other.created_at) < Date.parse(email.created_at);
+            if (older && subjectKind(other.subject) === kind) return { id: other.id, subject: other.subject, date: other.created_at };
+          }
           if (listing.meta.current_page >= listing.meta.last_page) break;
         }
         return null;
