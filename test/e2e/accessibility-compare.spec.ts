@@ -152,20 +152,23 @@ test.describe('accessibility and compare', () => {
     // The renderings: the banner's colour and the order line changed, the footer did not.
     const rendering = report.getByLabel('The two renderings side by side');
     await expect(rendering.getByRole('img')).toHaveCount(2);
-    const image = rendering.getByRole('img').nth(1);
-    const natural = await image.evaluate((img) => (img as HTMLImageElement).naturalHeight);
-    const regions = await rendering.locator('.changed-region').evaluateAll((boxes, height) =>
-      boxes.map((box) => {
-        const style = (box as HTMLElement).style;
-        return { top: (parseFloat(style.top) * height) / 100, bottom: ((parseFloat(style.top) + parseFloat(style.height)) * height) / 100 };
-      }), natural);
     // Measured apart from the app: the current email's document laid out by the browser at the same width.
     const measure = await app.page.context().newPage();
     await measure.setViewportSize({ width: 640, height: 800 });
     await measure.setContent(app.inspectedDocuments.at(-1)!);
     const footerTop = await measure.getByText('Thanks for shopping with Acme.').evaluate((p) => p.getBoundingClientRect().top);
     const bannerBottom = await measure.getByText('Acme', { exact: true }).evaluate((div) => div.getBoundingClientRect().bottom);
+    const height = await measure.evaluate(() => document.documentElement.scrollHeight);
     await measure.close();
+    // The boxes are placed in percent of the rendering: in the document's pixels, as tall as it is laid out.
+    const regions = await rendering.locator('.changed-region').evaluateAll(
+      (boxes, full) =>
+        boxes.map((box) => {
+          const style = (box as HTMLElement).style;
+          return { top: (parseFloat(style.top) * full) / 100, bottom: ((parseFloat(style.top) + parseFloat(style.height)) * full) / 100 };
+        }),
+      Math.max(800, height),
+    );
     // The banner (its colour) and the order line changed: the first region starts at the top and
     // reaches past the banner; the footer, the same in both, is in no region (cells are 24 px).
     expect(regions.length).toBeGreaterThanOrEqual(1);
