@@ -31,6 +31,9 @@ const KEY_P95_MS = 100;
 const KEY_HANG_MS = 1_000;
 /** Every view and tool key, in the order a tester might press them; R last (it leaves for the rule form). */
 const KEYS = ['1', '2', '3', '4', '1', 'w', 'D', 'C', 'L', 'V', 'H', 'E', 'P', 'Control+p', 'w', 'w', 'D', 'R'];
+/** Every fifth email also gets the accessibility check and compare (A, B: main's hidden window, a second or so each). */
+const DEEP_KEYS = [...KEYS.slice(0, -1), 'A', 'B', 'R'];
+const DEEP_EVERY = 5;
 const FIXED_CASES = 'test/fixtures/fuzz-cases';
 
 /** Counts every request that reaches it: anything fetched from the mail before `i`. */
@@ -71,12 +74,12 @@ async function rendererCpuMs(cdp: CDPSession): Promise<number> {
   return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? 0) * 1000;
 }
 
-async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string, capture: { hits: string[] }, times: KeyTimes): Promise<void> {
+async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string, capture: { hits: string[] }, times: KeyTimes, deep: boolean): Promise<void> {
   const { page } = app;
   const fail = (what: string) => {
     throw new Error(`${caseName}: ${what}`);
   };
-  for (const key of KEYS) {
+  for (const key of deep ? DEEP_KEYS : KEYS) {
     const cpuBefore = await rendererCpuMs(cdp);
     await page.keyboard.press(key);
     const took = await lastKeyTime(page);
@@ -87,6 +90,8 @@ async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string,
     if (fallen.length > 0) fail(`after ${key}: ${fallen.join(' | ')}`);
     if (app.blockedRequests.length > 0) fail(`the page fetched ${app.blockedRequests.join(', ')} before i`);
     if (app.printRequests.length > 0) fail(`the print page fetched ${app.printRequests.join(', ')} before i`);
+    const inspected = app.inspectorRequests.filter((url) => !url.startsWith('data:'));
+    if (inspected.length > 0) fail(`main's hidden window fetched ${inspected.join(', ')} before i`);
     if (capture.hits.length > 0) fail(`something fetched ${capture.hits.join(', ')} before i`);
   }
   // R opened a new rule from the email: back to the inbox, the draft discarded.
@@ -117,7 +122,7 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const raw = service.service.team(team).content(id)?.raw ?? Buffer.alloc(0);
     const caseName = /X-Fuzz-Case: (\S+)/.exec(raw.toString('latin1'))?.[1] ?? id;
     try {
-      await driveOpenEmail(app, cdp, caseName, capture, times);
+      await driveOpenEmail(app, cdp, caseName, capture, times, n % DEEP_EVERY === 0);
     } catch (error) {
       console.error(`Fuzz case ${caseName} failed. Its bytes (base64), to keep as ${FIXED_CASES}/${caseName}.eml:\n${raw.toString('base64')}`);
       throw error;
