@@ -95,6 +95,30 @@ try {
       '',
     ].join('\r\n'),
   );
+  // December's newsletter, from the same template with a new banner and one card changed: compared with November's (b, then B).
+  await service.inject(
+    [
+      'From: Acme <news@acme.test>',
+      'To: qa@inbox.test',
+      'Subject: Your December newsletter',
+      'Date: Tue, 01 Dec 2026 09:00:00 +0000',
+      'X-Template: newsletter-v2',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<!doctype html>',
+      '<html lang="en"><head><style>',
+      '.cards { display: flex; gap: 12px; }',
+      '.card { border-radius: 8px; box-shadow: 0 1px 3px #999; padding: 12px; }',
+      '@media (prefers-color-scheme: dark) { .card { background: #222; color: #eee; } }',
+      '</style></head><body>',
+      '<h2 style="background:#0b7a4b;color:#fff;padding:8px">This month at Acme</h2>',
+      '<div class="cards"><div class="card">New dashboard</div><div class="card" style="position: relative; max-width: 280px">Scheduled exports</div></div>',
+      '<table width="600" cellpadding="0"><tr><td style="background-image: linear-gradient(#fff, #eee)">Read more on our blog.</td></tr></table>',
+      '</body></html>',
+      '',
+    ].join('\r\n'),
+  );
   try {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
@@ -134,8 +158,27 @@ try {
           await sheet.screenshot({ path: `${out}/print.png` });
           await paper.close();
         }
+        // Accessibility (A) on the newsletter, its first problem's line shown in the source.
+        await page.keyboard.press('w');
+        await page.keyboard.press('w');
+        await page.keyboard.press('D');
+        await page.keyboard.press('A');
+        await page.getByRole('region', { name: 'Accessibility' }).getByRole('status').filter({ hasText: 'accessibility problem' }).waitFor();
+        await page.keyboard.press('Enter');
+        await page.getByRole('list', { name: /HTML source around line/ }).waitFor();
+        await page.screenshot({ path: `${out}/a11y-${colorScheme}-${size}.png` });
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Escape');
+        // November picked by hand (b), December compared with it (B).
+        await page.keyboard.press('b');
+        await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Your December newsletter' }).click();
+        await page.frameLocator('iframe[title="Email content"]').getByText('Scheduled exports').waitFor();
+        await page.keyboard.press('B');
+        await page.getByRole('region', { name: 'Compared with the previous one' }).getByRole('status').filter({ hasText: 'Compared with' }).waitFor();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `${out}/compare-${colorScheme}-${size}.png` });
         await app.close();
-        console.log(`${out}/bench-${colorScheme}-${size}.png`, `${out}/compat-${colorScheme}-${size}.png`, `${out}/preview-${colorScheme}-${size}.png`);
+        console.log(`${out}/bench-${colorScheme}-${size}.png`, `${out}/compat-${colorScheme}-${size}.png`, `${out}/preview-${colorScheme}-${size}.png`, `${out}/a11y-${colorScheme}-${size}.png`, `${out}/compare-${colorScheme}-${size}.png`);
       }
     }
   } finally {
