@@ -51,7 +51,8 @@ export function wireReady(
   },
 ): void {
   registerIpc(parts.ipcMain, parts.handlers, parts.devServerUrl);
-  parts.protocol.handle(APP_SCHEME, (request) => rendererResponse(parts.rendererDir, request.url));
+  // The app's files, and the images main made for it to show (compare's renderings).
+  parts.protocol.handle(APP_SCHEME, async (request) => parts.handlers.shownImages.response(request.url) ?? rendererResponse(parts.rendererDir, request.url));
   // Deletes still inside their undo window are sent before the app goes.
   app.on('before-quit', flushBeforeQuit(parts.handlers.waitingDeletes, () => parts.handlers.flush(), () => app.quit()));
   // Ended from outside (a terminal's Ctrl+C, the session's SIGTERM): the same quit, deletes sent first.

@@ -19,6 +19,7 @@ import { automationHandlers } from './handlers/automations.ts';
 import { privateTargetConsent, Redaction, type HandlerContext } from './handlers/context.ts';
 import { mailHandlers, mailPoller } from './handlers/mail.ts';
 import { qaHandlers } from './handlers/qa.ts';
+import { ShownImages } from './qa/shown-images.ts';
 import { loopHandlers, testerLoop } from './handlers/loop.ts';
 import type { LoopDeps, TesterLoop } from './tester-loop.ts';
 import type { LoopState } from '../shared/domain/tester-loop.ts';
@@ -105,6 +106,8 @@ export interface Handlers {
   unsavedDraft: () => string | null;
   /** The tester's loop: the tray and the global shortcut act on it. */
   loop: TesterLoop;
+  /** Images main made for the renderer (compare's renderings), served by the app:// protocol. */
+  shownImages: ShownImages;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -145,12 +148,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     }),
   ];
   const { updateSettings, ...accountRest } = accountTable;
+  const shownImages = new ShownImages();
 
   return {
     table: {
       ...mailHandlers(context, poller, deps),
       ...automations,
-      ...qaHandlers(context, deps),
+      ...qaHandlers(context, deps, shownImages),
       ...accountRest,
       updateSettings: async (patch) => {
         const settings = await updateSettings(patch);
@@ -172,6 +176,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     resumeDeletes: () => session.resumeDeletes(),
     unsavedDraft,
     loop,
+    shownImages,
   };
 }
 

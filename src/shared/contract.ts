@@ -330,7 +330,7 @@ export interface CompareSide {
   id: string;
   subject: string;
   date: string;
-  /** The rendering as a PNG data: URL (null: no HTML to render). */
+  /** The rendering, half size, as the app serves it (shown/<id>.png, relative to the app's page; null: no HTML to render). */
   image: string | null;
 }
 

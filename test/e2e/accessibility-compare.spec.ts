@@ -152,6 +152,11 @@ test.describe('accessibility and compare', () => {
     // The renderings: the banner's colour and the order line changed, the footer did not.
     const rendering = report.getByLabel('The two renderings side by side');
     await expect(rendering.getByRole('img')).toHaveCount(2);
+    // Served by main as app files (shown/<id>.png), half the 640 px width, and loaded.
+    for (const img of await rendering.getByRole('img').all()) {
+      await expect(img).toHaveAttribute('src', /^shown\/[0-9a-f-]{36}\.png$/);
+      await expect.poll(() => img.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(320);
+    }
     // Measured apart from the app: the current email's document laid out by the browser at the same width.
     const measure = await app.page.context().newPage();
     await measure.setViewportSize({ width: 640, height: 800 });

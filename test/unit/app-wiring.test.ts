@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { closeGuard, desktopServices, wireEarly, wireReady, wireWindows, type AppLike, type DesktopLike, type MessageBox } from '../../src/main/app-wiring.ts';
+import { ShownImages } from '../../src/main/qa/shown-images.ts';
 import type { Handlers } from '../../src/main/handlers.ts';
 import type { IpcRegistry } from '../../src/main/ipc.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
@@ -35,6 +36,7 @@ function fakeHandlers(flush: () => Promise<void> = async () => undefined): Handl
     resumeDeletes: async () => undefined,
     unsavedDraft: () => null,
     loop: {} as Handlers['loop'],
+    shownImages: new ShownImages(),
   };
 }
 
@@ -63,6 +65,28 @@ describe('the Electron glue, wired to fakes', () => {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
       expect((await served!({ url: 'app://inbox-desk/../../etc/passwd' })).status).toBe(404);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves an image main made for the renderer under shown/, byte for byte, and nothing it did not make', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-wiring-'));
+    try {
+      const { app } = fakeApp();
+      const handlers = fakeHandlers();
+      let served: ((request: { url: string }) => Promise<Response>) | null = null;
+      wireReady(app, { ipcMain: { handle: () => undefined }, protocol: { handle: (scheme, handler) => void (scheme === 'app' && (served = handler)) }, handlers, rendererDir: dir, onWillQuit: () => undefined });
+      const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+      const path = handlers.shownImages.put(png);
+      const answer = await served!({ url: `app://inbox-desk/${path}` });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await answer.arrayBuffer())).toEqual(png);
+      expect((await served!({ url: 'app://inbox-desk/shown/00000000-0000-0000-0000-000000000000.png' })).status).toBe(404);
+      // The newest four are kept: a fifth lets the first go.
+      for (let i = 0; i < 4; i++) handlers.shownImages.put(png);
+      expect((await served!({ url: `app://inbox-desk/${path}` })).status).toBe(404);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

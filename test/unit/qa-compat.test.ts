@@ -224,3 +224,68 @@ describe('repeated tags checked once (the 2 MB newsletter’s speed)', () => {
     expect(fast.find((f) => f.feature === 'display:flex')?.occurrences).toBe(1000);
   });
 });
+
+describe('every kind of feature caniemail knows, each on a line counted by hand (issue 33)', () => {
+  const data = (rawData as unknown as { data: (FeatureData & { slug: string })[] }).data;
+  const CORPUS = [
+    '<!doctype html>', // 1
+    '<html lang="en">', // 2: an attribute (html-lang)
+    '<head>', // 3
+    '<style>', // 4
+    'td > a:hover { color: rgba(0, 0, 0, 0.8); }', // 5: a combinator, a pseudo-class, a CSS function
+    '@media (orientation: landscape) { p { font-size: 1.2em; } }', // 6: a media feature, a unit
+    'h1 + p { margin: 0; }', // 7: another combinator
+    '</style>', // 8
+    '</head>', // 9
+    '<body>', // 10
+    '<video src="intro.mp4" width="320"></video>', // 11: an element
+    '<table cellpadding="4"><tr><td>x</td></tr></table>', // 12: an attribute
+    '<p style="width: calc(100% - 20px)">Wide</p>', // 13: an inline CSS function
+    '<img src="hero.webp" alt="Hero">', // 14: an image format
+    '</body>', // 15
+    '</html>', // 16
+  ].join('\n');
+  const EXPECTED: [slug: string, line: number][] = [
+    ['html-lang', 2],
+    ['css-selector-child', 5],
+    ['css-pseudo-class-hover', 5],
+    ['css-rgba', 5],
+    ['css-at-media-orientation', 6],
+    ['css-unit-em', 6],
+    ['css-selector-adjacent-sibling', 7],
+    ['html-video', 11],
+    ['html-cellpadding', 12],
+    ['css-unit-calc', 13],
+    ['image-webp', 14],
+  ];
+  const report = compatReport(CORPUS, check, data);
+
+  /** What caniemail.com's data says of a feature on a client, read plainly: its newest entry's first letter. */
+  const plain = (slug: string) => {
+    const feature = data.find((f) => f.slug === slug)!;
+    const newest = (client: string) => {
+      const [family, platform] = client.split('.') as [string, string];
+      const versions = feature.stats?.[family]?.[platform];
+      return versions ? (Object.values(versions).at(-1) ?? '').trim()[0] : undefined;
+    };
+    return {
+      title: feature.title,
+      unsupported: COMPAT_CLIENTS.filter((c) => newest(c) === 'n').sort(),
+      partial: COMPAT_CLIENTS.filter((c) => newest(c) === 'a').sort(),
+    };
+  };
+
+  it.each(EXPECTED)('%s: on line %i, lacking in exactly the clients the data says', (slug, line) => {
+    const model = plain(slug);
+    const finding = report.findings.find((f) => f.feature === model.title);
+    if (model.unsupported.length === 0 && model.partial.length === 0) {
+      // Every client has it: nothing to report.
+      expect(finding).toBeUndefined();
+      return;
+    }
+    expect(finding, model.title).toBeDefined();
+    expect(finding!.lines).toContain(line);
+    expect(finding!.unsupported).toEqual(model.unsupported);
+    expect(finding!.partial).toEqual(model.partial);
+  });
+});

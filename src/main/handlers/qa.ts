@@ -5,7 +5,8 @@ import type { HandlerDeps, HandlerTable, InspectorPage } from '../handlers.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Email } from '../../shared/domain/email.ts';
 import { accessibilityReport, axeRunScript, type AxeAnswer } from '../qa/accessibility.ts';
-import { codeChange, headerChanges, linkChanges, pixelDiff, displayImage, readableText, subjectKind, textDiff } from '../qa/compare.ts';
+import { codeChange, halfSize, headerChanges, linkChanges, pixelDiff, readableText, subjectKind, textDiff } from '../qa/compare.ts';
+import type { ShownImages } from '../qa/shown-images.ts';
 import { printDocument } from '../qa/print-document.ts';
 import { runCompat } from '../qa/run-compat.ts';
 import { DEFAULT_SPAMD, spamReport } from '../qa/spamc.ts';
@@ -61,7 +62,11 @@ function asAxeAnswer(value: unknown): AxeAnswer {
   return answer;
 }
 
-export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'compatWorker' | 'print' | 'copyText' | 'inspector' | 'axeSource'>): QaHandlers {
+export function qaHandlers(
+  context: HandlerContext,
+  deps: Pick<HandlerDeps, 'compatWorker' | 'print' | 'copyText' | 'inspector' | 'axeSource'>,
+  shownImages: ShownImages,
+): QaHandlers {
   const { withClient } = context;
   return {
     checkLinks: ({ id }) =>
@@ -139,7 +144,7 @@ export function qaHandlers(context: HandlerContext, deps: Pick<HandlerDeps, 'com
           const baseShot = await shot(documents.base);
           const currentShot = await shot(documents.current);
           pixels = pixelDiff(baseShot, currentShot);
-          images = { base: displayImage(baseShot), current: displayImage(currentShot) };
+          images = { base: shownImages.put(halfSize(baseShot)), current: shownImages.put(halfSize(currentShot)) };
         }
         const side = (email: Email, image: string | null) => ({ id: email.id, subject: email.subject, date: email.created_at, image });
         const text = await textDiff(readableText(baseText), readableText(currentText));

@@ -171,10 +171,9 @@ export function pixelDiff(basePng: Buffer, currentPng: Buffer): NonNullable<Comp
 
 /**
  * A rendering as the report shows it: half the size each way (the panel shows
- * two side by side), as a PNG data: URL. A quarter of the pixels is a quarter
- * of the bytes sent to the renderer, which reads them on its UI thread.
+ * two side by side), as a PNG: a quarter of the bytes to serve and decode.
  */
-export function displayImage(png: Buffer): string {
+export function halfSize(png: Buffer): Buffer {
   const full = PNG.sync.read(png);
   const width = Math.max(1, Math.floor(full.width / 2));
   const height = Math.max(1, Math.floor(full.height / 2));
@@ -187,7 +186,7 @@ export function displayImage(png: Buffer): string {
       }
     }
   }
-  return `data:image/png;base64,${PNG.sync.write(half).toString('base64')}`;
+  return PNG.sync.write(half);
 }
 
 /** Regions of pixelmatch's output (changed pixels are pure red, 255/0/0), as boxes of touching changed cells. */
