@@ -55,11 +55,23 @@ interface RawFeature {
   notes_by_num?: Record<string, string> | null;
 }
 
+/** A version key that sorts after every other as a string: the newest entry, repeated under it (markDataGaps). */
+const NEWEST_KEY = '~newest';
+
 /**
- * caniemail throws on a feature that has no data for a checked client (word-wrap
- * in Gmail for iOS, mask-image in Thunderbird, …), which would end the whole
- * check. Each such gap is marked in the package's own data object, once, as
- * "unknown" with a note of its own, which compatReport then reads as no data.
+ * Two things in caniemail's data the package reads differently from
+ * caniemail.com, put right in the package's own data object, once:
+ * - It throws on a feature that has no data for a checked client (word-wrap
+ *   in Gmail for iOS, mask-image in Thunderbird, …), which would end the
+ *   whole check. Each such gap is marked "unknown" with a note of its own,
+ *   which compatReport then reads as no data.
+ * - It reads the site's "u" (support unknown) as partial support: it is
+ *   marked as no data too.
+ * - It takes a client's newest entry to be the last version key in string
+ *   order, where the site takes the last one written: for Outlook on macOS
+ *   "2016" sorts after "16.80", so calc() read as supported and webP as not.
+ *   The last one written is repeated under a key that sorts last.
+ * Answers how many entries it changed.
  */
 export function markDataGaps(raw: { data: RawFeature[] }, clients: readonly string[] = COMPAT_CLIENTS): number {
   let marked = 0;
@@ -72,6 +84,24 @@ export function markDataGaps(raw: { data: RawFeature[] }, clients: readonly stri
       byPlatform[platform] = { '0': `u #${NO_DATA_NUMBER}` };
       feature.notes_by_num = { ...(feature.notes_by_num ?? {}), [NO_DATA_NUMBER]: NO_DATA_NOTE };
       marked += 1;
+    }
+    for (const byPlatform of Object.values(feature.stats ?? {})) {
+      for (const versions of Object.values(byPlatform)) {
+        const keys = Object.keys(versions);
+        const written = keys.at(-1);
+        if (written === undefined || written === NEWEST_KEY) continue;
+        if ([...keys].sort().at(-1) !== written) {
+          versions[NEWEST_KEY] = versions[written]!;
+          marked += 1;
+        }
+        // "u" is the site's "support unknown": no data, as a gap is (the package would call it partial).
+        const newest = [...Object.keys(versions)].sort().at(-1)!;
+        if (/^\s*u/.test(versions[newest]!) && !versions[newest]!.includes(`#${NO_DATA_NUMBER}`)) {
+          versions[newest] = `${versions[newest]} #${NO_DATA_NUMBER}`;
+          feature.notes_by_num = { ...(feature.notes_by_num ?? {}), [NO_DATA_NUMBER]: NO_DATA_NOTE };
+          marked += 1;
+        }
+      }
     }
   }
   return marked;
@@ -187,10 +217,52 @@ export interface FeatureData {
  * for a colour scheme (css-at-media-prefers-color-scheme). Each is a pattern
  * in the source and the lines it is on.
  */
-const SUPPLEMENTS: { slug: string; in: 'html' | 'css'; pattern: RegExp }[] = [
+const SUPPLEMENTS: { slug: string; in: 'html' | 'css' | 'style'; pattern: RegExp }[] = [
   { slug: 'html-svg', in: 'html', pattern: /<svg[\s>/]/gi },
   { slug: 'css-at-media-prefers-color-scheme', in: 'css', pattern: /@media[^{;]*prefers-color-scheme/gi },
+  // caniemail's checker reports every media query as the plain @media; its data knows these by name.
+  { slug: 'css-at-media-prefers-reduced-motion', in: 'css', pattern: /@media[^{;]*prefers-reduced-motion/gi },
+  { slug: 'css-at-media-orientation', in: 'css', pattern: /@media[^{;]*\(\s*orientation\b/gi },
+  { slug: 'css-at-media-hover', in: 'css', pattern: /@media[^{;]*\(\s*(?:any-)?hover\b/gi },
+  { slug: 'css-at-media-device-pixel-ratio', in: 'css', pattern: /@media[^{;]*\(\s*(?:-webkit-)?(?:min-|max-)?device-pixel-ratio\b/gi },
+  // Nor does it look into values: functions and custom properties, in <style> and in style attributes alike.
+  { slug: 'css-rgb', in: 'style', pattern: /(?<![\w-])rgb\(/gi },
+  { slug: 'css-rgba', in: 'style', pattern: /(?<![\w-])rgba\(/gi },
+  { slug: 'css-unit-calc', in: 'style', pattern: /(?<![\w-])calc\(/gi },
+  { slug: 'css-function-min', in: 'style', pattern: /(?<![\w-])min\(/gi },
+  { slug: 'css-function-max', in: 'style', pattern: /(?<![\w-])max\(/gi },
+  { slug: 'css-function-clamp', in: 'style', pattern: /(?<![\w-])clamp\(/gi },
+  { slug: 'css-function-light-dark', in: 'style', pattern: /(?<![\w-])light-dark\(/gi },
+  { slug: 'css-linear-gradient', in: 'style', pattern: /(?<![\w-])(?:repeating-)?linear-gradient\(/gi },
+  { slug: 'css-radial-gradient', in: 'style', pattern: /(?<![\w-])(?:repeating-)?radial-gradient\(/gi },
+  { slug: 'css-conic-gradient', in: 'style', pattern: /(?<![\w-])(?:repeating-)?conic-gradient\(/gi },
+  { slug: 'css-variables', in: 'style', pattern: /(?<![\w-])var\(\s*--|(?:^|[;{\s])--[\w-]+\s*:/gi },
 ];
+
+/** Each style attribute's value and the line it starts on (1-based), read once per check. */
+function styleAttributes(html: string): { value: string; line: number }[] {
+  const found: { value: string; line: number }[] = [];
+  const attribute = /\sstyle\s*=\s*("[^"]*"|'[^']*')/gi;
+  let line = 1;
+  let counted = 0;
+  for (let match = attribute.exec(html); match; match = attribute.exec(html)) {
+    const at = match.index + match[0].length - match[1]!.length;
+    line += countLines(html, counted, at);
+    counted = at;
+    found.push({ value: match[1]!, line });
+  }
+  return found;
+}
+
+/** Lines where `pattern` matches inside those values. */
+function styleAttributeLines(attributes: { value: string; line: number }[], pattern: RegExp): number[] {
+  const lines: number[] = [];
+  for (const { value, line } of attributes) {
+    pattern.lastIndex = 0;
+    for (let found = pattern.exec(value); found; found = pattern.exec(value)) lines.push(line + countLines(value, 0, found.index));
+  }
+  return lines;
+}
 
 /** Lines (1-based, from `firstLine`) where `pattern` matches in `text`. */
 function linesOf(text: string, pattern: RegExp, firstLine: number): number[] {
@@ -257,11 +329,17 @@ export function compatReport(html: string, check: CompatCheck, data?: readonly F
   take(check({ clients, html: collapsed.html }), 0, false, '', collapsed.repeats);
   // A style block's CSS is checked on its own, its lines moved to where the block is.
   for (const block of blocks) if (block.css.trim()) take(check({ clients, css: block.css }), block.line - 1, true, block.css);
+  let styles: { value: string; line: number }[] | undefined;
   for (const supplement of SUPPLEMENTS) {
     const feature = data?.find((f) => f.slug === supplement.slug);
     if (!feature || findings.has(feature.title)) continue;
+    const inBlocks = () => blocks.flatMap((block) => linesOf(block.css, supplement.pattern, block.line));
     const lines =
-      supplement.in === 'html' ? linesOf(rest, supplement.pattern, 1) : blocks.flatMap((block) => linesOf(block.css, supplement.pattern, block.line));
+      supplement.in === 'html'
+        ? linesOf(rest, supplement.pattern, 1)
+        : supplement.in === 'css'
+          ? inBlocks()
+          : [...new Set([...inBlocks(), ...styleAttributeLines((styles ??= styleAttributes(rest)), supplement.pattern)])].sort((a, b) => a - b);
     if (lines.length === 0) continue;
     const finding = { feature: feature.title, unsupported: [] as string[], partial: [] as string[], noData: [] as string[], lines: [], occurrences: lines.length, notes: [] as string[], lineSet: new Set(lines) };
     for (const client of clients) {
