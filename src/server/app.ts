@@ -118,7 +118,11 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
     const message = status === 500 ? 'Server Error' : status === 429 ? 'Too Many Attempts.' : error.message;
     return answer(reply, route, { status, type: 'application/json', body: { message } });
   });
-  app.setNotFoundHandler((_request, reply) => answer(reply, route, { status: 404, type: 'application/json', body: { message: 'Not Found' } }));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const own = path.startsWith(`${wire.prefix}/`) ? wire.unrouted?.(request, path.slice(wire.prefix.length + 1)) : null;
+    return answer(reply, route, own ?? { status: 404, type: 'application/json', body: { message: 'Not Found' } });
+  });
 
   const observe = options.onResponse;
   if (observe) {

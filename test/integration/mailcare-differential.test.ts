@@ -92,6 +92,9 @@ const STEPS: Step[] = [
   { name: 'rules, edited', path: 'automations' },
   { name: 'rule, deleted', method: 'DELETE', path: 'automations/{rule:0}' },
   { name: 'email, deleted', method: 'DELETE', path: 'emails/{email:5}' },
+  // A method the route lacks (Laravel: 405 and the methods it has): how a client learns an operation is not offered.
+  { name: 'delete all, not offered', method: 'DELETE', path: 'emails' },
+  { name: 'a rule by PATCH, not offered', method: 'PATCH', path: 'automations/{rule:0}', json: { title: 'x' } },
   { name: 'list, after the delete', path: 'emails' },
 ];
 

@@ -52,6 +52,11 @@ export interface ServerWire {
   negotiate(accept: string | undefined, offered: { html: boolean; text: boolean }): string | null;
   notAcceptable(offered: { html: boolean; text: boolean }): Answer;
   raw(bytes: Buffer): Answer;
+  /**
+   * A request no route answers: this server's own answer, or null for the plain 404. (MailCare, as
+   * Laravel, answers 405 with the methods the route has.) `path` is under the API prefix.
+   */
+  unrouted?(request: FastifyRequest, path: string): Answer | null;
   /** A model not found: by its id in the path, or looked up by a value (an inbox or sender filter). */
   notFound(request: FastifyRequest, what: { model: string; id: string; byValue?: boolean }): Answer;
   unprocessable(errors: Record<string, string[]>): Answer;

@@ -121,6 +121,22 @@ const automationResource = (automation: StoredAutomation) => ({
   ...counters(automation),
 });
 
+/**
+ * MailCare's routes (routes/api.php) and their methods in the order Laravel
+ * lists them: Route::resource('emails') makes the first two, GET brings HEAD.
+ */
+const ROUTES: [RegExp, string[]][] = [
+  [/^emails$/, ['GET', 'HEAD', 'POST']],
+  [/^emails\/create$/, ['GET', 'HEAD']],
+  [/^emails\/[^/]+$/, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']],
+  [/^emails\/[^/]+\/edit$/, ['GET', 'HEAD']],
+  [/^emails\/[^/]+\/favorites$/, ['POST', 'DELETE']],
+  [/^statistics$/, ['GET', 'HEAD']],
+  [/^emails\/[^/]+\/attachments\/[^/]+$/, ['GET', 'HEAD']],
+  [/^automations$/, ['GET', 'HEAD', 'POST']],
+  [/^automations\/[^/]+$/, ['PUT', 'DELETE']],
+];
+
 /** An empty 200: a delete, a star, a write; Laravel's default response is HTML. */
 const empty = (): Answer => ({ status: 200, type: 'text/html; charset=UTF-8', body: '' });
 
@@ -169,6 +185,15 @@ export const mailcareWire: ServerWire = {
       ? // ModelNotFoundException: with the id for route binding, without it for a lookup by value (firstOrFail).
         { status: 404, type: 'application/json', body: { message: `No query results for model [App\\${model}]${byValue ? '.' : ` ${id}`}` } }
       : { status: 404, type: 'text/html; charset=UTF-8', body: '<!DOCTYPE html><html><head><title>Not Found</title></head><body><div class="code">404</div><div class="message">Not Found</div></body></html>' },
+  // A route MailCare has, asked with a method it lacks: Laravel's MethodNotAllowedHttpException.
+  unrouted: (request, path) => {
+    const methods = ROUTES.find(([pattern]) => pattern.test(path.replace(/^\/+|\/+$/g, '')))?.[1];
+    if (!methods || methods.includes(request.method)) return null;
+    const message = `The ${request.method} method is not supported for this route. Supported methods: ${methods.join(', ')}.`;
+    return wantsJson(request)
+      ? { status: 405, type: 'application/json', body: { message } }
+      : { status: 405, type: 'text/html; charset=UTF-8', body: `<!DOCTYPE html><html><head><title>Method Not Allowed</title></head><body><div class="code">405</div><div class="message">${escapeHtml(message)}</div></body></html>` };
+  },
   unprocessable: (errors) => ({ status: 422, type: 'application/json', body: { message: 'The given data was invalid.', errors } }),
   empty,
   // JSON as Laravel sends it: PHP's json_encode bytes, application/json without a charset, the vendor type with "; charset=UTF-8".
