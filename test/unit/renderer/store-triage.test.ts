@@ -227,6 +227,35 @@ describe('the list under the keyboard', () => {
     expect(store.getState().list!.meta).toMatchObject({ total: 43, from: 1, to: 26 });
   });
 
+  it('a star stays on while its write is on the way, though a poll or a refresh read before it says otherwise', async () => {
+    const main = fakeMain({ emails: range(5).map((n) => email(n)) });
+    const store = await started(main);
+    const query = main.log.filter((c) => c.method === 'listEmails').at(-1)!.arg as Parameters<AppState['mergePolled']>[0];
+    const starred = () => store.getState().list!.data.find((e) => e.id === 'e0003')!.favorite;
+    // A poll read before the star (the server still says no star), answered after it.
+    const stale = await main.effects.call('listEmails', query);
+    const release = main.hold('setFavorite');
+    const writing = store.getState().toggleFavorite('e0003');
+    expect(starred()).toBe(true);
+    store.getState().mergePolled(query, stale);
+    expect(starred()).toBe(true);
+    // A refresh while the write still waits: the server has not heard of the star yet.
+    await store.getState().loadList({ fresh: true });
+    expect(starred()).toBe(true);
+    release();
+    await writing;
+    expect(main.writes.filter((w) => w.includes('e0003'))).toHaveLength(1);
+    // Answered: the server's word counts again, and it says starred.
+    store.getState().mergePolled(query, await main.effects.call('listEmails', query));
+    expect(starred()).toBe(true);
+    // Unstarred, and the server refused: the star is back, and the next poll is taken as it is.
+    main.failing.setFavorite = { kind: 'server', message: 'No.', details: {} };
+    await store.getState().toggleFavorite('e0003');
+    expect(starred()).toBe(true);
+    store.getState().mergePolled(query, await main.effects.call('listEmails', query));
+    expect(starred()).toBe(true);
+  });
+
   it('a cancelled list request is neither an outage nor an error on screen', async () => {
     const main = fakeMain({ emails: range(3).map((n) => email(n)) });
     const store = await started(main);

@@ -112,6 +112,15 @@ export interface InboxSlice {
 const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
 
 export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
+  /**
+   * Stars the user set whose write has not been answered yet. A list page
+   * read before the write went out (a poll, a refresh) still says the old
+   * star: these stand over it until the write is answered, so a star never
+   * flickers off (or on) under the user's eyes.
+   */
+  const pendingStars = new Map<string, { favorite: boolean }>();
+  const withPendingStars = (emails: Email[]) =>
+    pendingStars.size === 0 ? emails : emails.map((e) => (pendingStars.has(e.id) ? { ...e, favorite: pendingStars.get(e.id)!.favorite } : e));
   const { call, clock, storage } = effects;
   let listSequence = 0;
   const removal = undoableRemoval<Email>(effects, {
@@ -246,7 +255,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         const total = Math.max(0, answered.meta.total - waiting);
         const list = {
           ...answered,
-          data: answered.data.filter((e) => !removal.isPending(e.id)),
+          data: withPendingStars(answered.data.filter((e) => !removal.isPending(e.id))),
           meta: waiting === 0 ? answered.meta : { ...answered.meta, total, last_page: Math.max(1, Math.ceil(total / answered.meta.per_page)) },
         };
         const ids = list.data.map((e) => e.id);
@@ -314,9 +323,9 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
       const through = get().deletedAll?.through;
       // Mail deleted with "delete all" stays off the screen while its undo window is open; what arrived after shows.
-      const fresh = arrivals(list.data, polled.data).filter((e) => !removal.isPending(e.id) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
+      const fresh = arrivals(list.data, withPendingStars(polled.data)).filter((e) => !removal.isPending(e.id) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
       // What the server now says of mail on screen (read, starred) is taken as is.
-      const updated = new Map(polled.data.map((e) => [e.id, e]));
+      const updated = new Map(withPendingStars(polled.data).map((e) => [e.id, e]));
       const data = list.data.map((e) => updated.get(e.id) ?? e);
       if (fresh.length === 0) {
         set({ list: { ...list, data } });
@@ -371,6 +380,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
       if (!id || !email) return;
       const favorite = !email.favorite;
+      const pending = { favorite };
+      pendingStars.set(id, pending);
       get().patchListEmail({ ...email, favorite });
       if (get().email?.id === id) set({ email: { ...get().email!, favorite } });
       try {
@@ -379,6 +390,9 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         get().patchListEmail({ ...email, favorite: !favorite });
         if (get().email?.id === id) set({ email: { ...get().email!, favorite: !favorite } });
         get().notify(asBridgeError(error));
+      } finally {
+        // A later toggle of the same email has its own entry: only this one's own goes.
+        if (pendingStars.get(id) === pending) pendingStars.delete(id);
       }
     },
 
