@@ -19,6 +19,17 @@ import { createMainWindow, registerAppScheme } from './window.ts';
 import { systemTray, type SystemTray } from './tray.ts';
 import { focusExisting } from './lifecycle.ts';
 
+/** Shows `document` in one of main's hidden windows: from a temporary file, gone once loaded. */
+async function loadDocument(window: BrowserWindow, document: string, kind: 'print' | 'inspect'): Promise<void> {
+  const file = join(app.getPath('temp'), `inbox-desk-${kind}-${randomUUID()}.html`);
+  await writeFile(file, document);
+  try {
+    await window.loadFile(file);
+  } finally {
+    void rm(file, { force: true });
+  }
+}
+
 /** The isolated world main's checks run in, beside an inspected email (never its own). */
 const INSPECTOR_WORLD = 4242;
 /** An inspected email is laid out this tall at most (a 2 MB newsletter would be a 100,000 px screenshot). */
@@ -82,13 +93,7 @@ if (!app.requestSingleInstanceLock()) {
         open: async (document) => {
           // A window of its own, never shown: no scripts, no preload, the document's own policy; the guards apply to it too.
           const window = new BrowserWindow({ show: false, webPreferences: { javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false } });
-          const file = join(app.getPath('temp'), `inbox-desk-print-${randomUUID()}.html`);
-          await writeFile(file, document);
-          try {
-            await window.loadFile(file);
-          } finally {
-            void rm(file, { force: true });
-          }
+          await loadDocument(window, document, 'print');
           return {
             print: () => new Promise<boolean>((resolve) => window.webContents.print({ printBackground: true }, (printed) => resolve(printed))),
             pdf: () => window.webContents.printToPDF({ printBackground: true }),
@@ -120,13 +125,7 @@ if (!app.requestSingleInstanceLock()) {
           useContentSize: true,
           webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
         });
-        const file = join(app.getPath('temp'), `inbox-desk-inspect-${randomUUID()}.html`);
-        await writeFile(file, document);
-        try {
-          await window.loadFile(file);
-        } finally {
-          void rm(file, { force: true });
-        }
+        await loadDocument(window, document, 'inspect');
         const evaluate = (code: string) => window.webContents.executeJavaScriptInIsolatedWorld(INSPECTOR_WORLD, [{ code }]);
         // As tall as the email (up to a limit): contrast is judged, and a screenshot taken, on what is laid out.
         const height = Number(await evaluate('document.documentElement.scrollHeight')) || 800;

@@ -4,9 +4,10 @@
  * the HTML source. Enter on a line shows the source there; ↓/↑ move between
  * lines; Esc steps back.
  */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { AccessibilityFinding } from '../../../../shared/contract.ts';
 import { useStore } from '../../store.ts';
+import { useFindingsKeys } from './use-findings-keys.ts';
 import { SourceView } from './CompatPanel.tsx';
 
 const IMPACT_TONE: Record<string, string> = { critical: 'fail', serious: 'fail', moderate: 'warn', minor: 'warn' };
@@ -47,14 +48,7 @@ export function AccessibilityPanel({ emailId }: { emailId: string }) {
   const state = useStore((s) => s.accessibility);
   const listRef = useRef<HTMLElement>(null);
   const ready = state?.id === emailId && state.report !== null;
-  useEffect(() => {
-    if (ready) (listRef.current?.querySelector<HTMLElement>('button[data-first]') ?? listRef.current)?.focus();
-  }, [ready]);
-  const line = state?.line ?? null;
-  useEffect(() => {
-    const active = document.activeElement;
-    if (line !== null && active instanceof HTMLElement && listRef.current?.contains(active)) active.scrollIntoView({ block: 'nearest' });
-  }, [line]);
+  const onKeyDown = useFindingsKeys(listRef, ready, state?.line ?? null, true);
   if (!state || state.id !== emailId) return null;
   if (state.running || !state.report) {
     return (
@@ -64,15 +58,6 @@ export function AccessibilityPanel({ emailId }: { emailId: string }) {
     );
   }
   const { report } = state;
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    const buttons = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('.finding button') ?? [])];
-    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    if (at === -1) return;
-    event.preventDefault();
-    event.stopPropagation();
-    buttons[Math.min(buttons.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))]?.focus();
-  };
   return (
     <section className="compat-report accessibility-report" aria-label="Accessibility" ref={listRef} onKeyDown={onKeyDown} tabIndex={-1}>
       <p role="status">

@@ -3,9 +3,10 @@
  * feature some client lacks, with the lines it is on. Enter on a line shows
  * the HTML source there, highlighted; ↓/↑ move between findings; Esc steps back.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { CompatFinding } from '../../../../shared/contract.ts';
 import { useStore } from '../../store.ts';
+import { useFindingsKeys } from './use-findings-keys.ts';
 
 const CONTEXT_LINES = 3;
 
@@ -71,16 +72,7 @@ export function CompatPanel({ emailId }: { emailId: string }) {
   const listRef = useRef<HTMLElement>(null);
   const labels = useMemo(() => new Map((compat?.report?.families ?? []).map((f) => [f.family, f.label])), [compat?.report]);
   const ready = compat?.id === emailId && compat.report !== null;
-  // The report takes the keyboard once it is there: Enter on the first line, ↓/↑ to the others.
-  useEffect(() => {
-    if (ready) listRef.current?.querySelector<HTMLElement>('button[data-first], [tabindex="-1"]')?.focus();
-  }, [ready]);
-  // The source opens above the findings: the line button in use stays in sight in the panel.
-  const line = compat?.line ?? null;
-  useEffect(() => {
-    const active = document.activeElement;
-    if (line !== null && active instanceof HTMLElement && listRef.current?.contains(active)) active.scrollIntoView({ block: 'nearest' });
-  }, [line]);
+  const onKeyDown = useFindingsKeys(listRef, ready, compat?.line ?? null);
   if (!compat || compat.id !== emailId) return null;
   if (compat.running || !compat.report) {
     return (
@@ -90,15 +82,6 @@ export function CompatPanel({ emailId }: { emailId: string }) {
     );
   }
   const { report } = compat;
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    const buttons = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('.finding button') ?? [])];
-    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    if (at === -1) return;
-    event.preventDefault();
-    event.stopPropagation();
-    buttons[Math.min(buttons.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))]?.focus();
-  };
   return (
     <section className="compat-report" aria-label="HTML compatibility" ref={listRef} onKeyDown={onKeyDown} tabIndex={-1}>
       <p role="status">
