@@ -34,7 +34,6 @@ const VOLATILE_HEADERS = new Set([
   'received', 'date', 'message-id', 'dkim-signature', 'arc-seal', 'arc-message-signature', 'arc-authentication-results',
   'authentication-results', 'x-received', 'return-path', 'delivered-to', 'x-original-to', 'received-spf', 'x-fuzz-case',
 ]);
-export const VOLATILE_HEADER_NOTE = 'Date, Message-ID, Received and signatures differ in every message and are left out.';
 
 /** Each header whose values differ between the two sections (all of a repeated header's values, in order). */
 export function headerChanges(base: string, current: string): CompareReport['headers'] {
