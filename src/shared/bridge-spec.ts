@@ -54,6 +54,12 @@ export type EventName = (typeof EVENTS)[number];
 
 export interface BridgeSpec {
   methods: readonly string[];
+  /**
+   * Asked by the preload as it runs, before the renderer's bundle is even parsed:
+   * the first screen's calls. The renderer's first call of each (no argument) gets
+   * that answer; later calls ask main again.
+   */
+  early: readonly string[];
   events: readonly string[];
   invokePrefix: string;
   eventPrefix: string;
@@ -61,6 +67,7 @@ export interface BridgeSpec {
 
 export const BRIDGE_SPEC: BridgeSpec = {
   methods: METHODS,
+  early: ['getSnapshot', 'getAccounts', 'getSettings', 'getAppInfo', 'getLoopState'] satisfies Method[],
   events: EVENTS,
   invokePrefix: 'inbox-desk:',
   eventPrefix: 'inbox-desk:event:',

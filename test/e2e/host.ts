@@ -133,7 +133,9 @@ async function serveRenderer(protocolHandler: () => ((request: { url: string }) 
 
 /** The page-side half of the transport, then the preload's own builder. */
 function bridgeScript(): string {
+  // Electron runs the preload in the app's own page only: not in the email's frames, nor in the about:blank a new tab starts on.
   return `(() => {
+    if (window !== window.top || location.protocol === 'about:') return;
     const listeners = new Map();
     const invoke = window.__inboxDeskInvoke;
     const ipc = {

@@ -39,6 +39,35 @@ describe('preload: window.api', () => {
     expect(answer).toEqual({ ok: true, value: { channel: 'inbox-desk:getEmail', arg: { id: 'abc' } } });
   });
 
+  it('asks the first screen’s questions as it is built, and hands each answer to the first call only', async () => {
+    const ipc = fakeIpc();
+    const api = buildWindowApi(ipc, BRIDGE_SPEC);
+    // Before the renderer's bundle has run at all: every early question is on its way to main.
+    expect(vi.mocked(ipc.invoke).mock.calls.map(([channel]) => channel)).toEqual(BRIDGE_SPEC.early.map((m) => `inbox-desk:${m}`));
+    expect(BRIDGE_SPEC.early).toContain('getSnapshot');
+    const first = await api.getSnapshot(undefined);
+    expect(ipc.invoke).toHaveBeenCalledTimes(BRIDGE_SPEC.early.length);
+    expect(first).toEqual({ ok: true, value: { channel: 'inbox-desk:getSnapshot', arg: undefined } });
+    // The answer is handed over once: a later call asks main again, as does any call of a method not asked early.
+    await api.getSnapshot(undefined);
+    expect(ipc.invoke).toHaveBeenCalledTimes(BRIDGE_SPEC.early.length + 1);
+    await api.listEmails({ page: 1 });
+    expect(ipc.invoke).toHaveBeenLastCalledWith('inbox-desk:listEmails', { page: 1 });
+  });
+
+  it('asks again when main sent an event before the renderer asked: the early answer may be stale', async () => {
+    const ipc = fakeIpc();
+    const api = buildWindowApi(ipc, BRIDGE_SPEC);
+    const asked = BRIDGE_SPEC.early.length;
+    // Say the demo's service started meanwhile, and the accounts changed.
+    ipc.emit('inbox-desk:event:accountsChanged', {});
+    await api.getAccounts(undefined);
+    await api.getSnapshot(undefined);
+    expect(ipc.invoke).toHaveBeenCalledTimes(asked + 2);
+    // Once nothing early is left, the bridge listens to nothing of its own.
+    expect(ipc.count('inbox-desk:event:accountsChanged')).toBe(0);
+  });
+
   it('gives listeners the payload only, and every subscription its own unsubscribe', () => {
     const ipc = fakeIpc();
     const api = buildWindowApi(ipc, BRIDGE_SPEC);
