@@ -183,8 +183,6 @@ if (!app.requestSingleInstanceLock()) {
       },
       app.isPackaged,
     );
-    updates = await startUpdates({ isPackaged: app.isPackaged, version: app.getVersion(), onStatus: (status) => emit('updateStatus', status) });
-
     wireWindows(app, {
       open: () =>
         createMainWindow({
@@ -200,5 +198,7 @@ if (!app.requestSingleInstanceLock()) {
       windowCount: () => BrowserWindow.getAllWindows().length,
       setMainWindow: (window) => (mainWindow = window),
     });
+    // After the window: the update check reads its feed's file, and the first screen waits for nothing of it.
+    updates = await startUpdates({ isPackaged: app.isPackaged, version: app.getVersion(), onStatus: (status) => emit('updateStatus', status) });
   });
 }

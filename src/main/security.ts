@@ -11,6 +11,13 @@ export const APP_HOST = 'inbox-desk';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /**
+ * How Chromium treats app://: a standard, secure origin with no fetch() and no
+ * CORS (the renderer asks main, never the network), and V8's code cache, so a
+ * start after the first compiles none of the renderer's bundle again.
+ */
+export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, codeCache: true } as const;
+
+/**
  * The renderer makes no network requests (main does), so connect-src is
  * 'none', and the app's page loads no remote image either. Email HTML is
  * shown in a sandboxed frame that is a document of its own (EMAIL_FRAME_PATHS)

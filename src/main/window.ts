@@ -1,11 +1,11 @@
 import { BrowserWindow, protocol, screen } from 'electron';
 import type { WindowState } from './account/accounts.ts';
-import { APP_ORIGIN, APP_SCHEME, fitToDisplays, windowOptions } from './security.ts';
+import { APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, fitToDisplays, windowOptions } from './security.ts';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+    { scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES },
   ]);
 }
 

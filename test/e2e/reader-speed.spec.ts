@@ -56,6 +56,8 @@ test('a long email opened from the list fills the frame the closed reader kept, 
   const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
   const { page, calls } = app;
   await expect(page.getByRole('listbox', { name: 'Emails' }).locator('[aria-selected="true"]')).toContainText('Long letter');
+  // The reader loads once the rows are painted, and its frame with it, before any Enter.
+  await expect(page.locator('iframe[title="Email content"]')).toHaveCount(1);
   await page.evaluate(() => {
     const w = window as unknown as { framesMade: number };
     w.framesMade = 0;

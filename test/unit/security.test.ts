@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  APP_SCHEME_PRIVILEGES,
   CONTENT_SECURITY_POLICY,
   EMAIL_FRAME_POLICY,
   fitToDisplays,
@@ -69,6 +70,12 @@ describe('window options', () => {
 
   it('take a remembered size and position', () => {
     expect(windowOptions('p', { x: 10, y: 20, width: 900, height: 700 })).toMatchObject({ x: 10, y: 20, width: 900, height: 700 });
+  });
+});
+
+describe('the app:// scheme', () => {
+  it('is a secure standard origin without fetch or CORS, with V8’s code cache (which Electron allows on standard schemes only)', () => {
+    expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, codeCache: true });
   });
 });
 

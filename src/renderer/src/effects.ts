@@ -6,7 +6,10 @@
  */
 import type { Args, Method, Results } from '../../shared/contract.ts';
 import { call } from './bridge.ts';
-import { presanitize, sanitizeInSlicesCached, type SanitizeOptions } from './features/message/sanitize.ts';
+import type { SanitizeOptions } from './features/message/sanitize.ts';
+
+// The sanitizer (DOMPurify, the entity tables) loads with the reader, not with the first screen.
+const sanitizer = () => import('./features/message/sanitize.ts');
 
 export interface Clock {
   now: () => number;
@@ -45,9 +48,9 @@ export function browserEffects(): Effects {
       clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     },
     visible: () => document.visibilityState !== 'hidden',
-    prepareHtml: presanitize,
+    prepareHtml: (html) => void sanitizer().then(({ presanitize }) => presanitize(html)),
     sanitizeHtml: async (html, options) => {
-      const outcome = await sanitizeInSlicesCached(html, options);
+      const outcome = await (await sanitizer()).sanitizeInSlicesCached(html, options);
       return outcome.ok ? outcome.html : null;
     },
   };

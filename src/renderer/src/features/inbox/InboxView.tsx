@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { lazy, memo, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Email } from '../../../../shared/domain/email.ts';
 import { parseSearch, planSearch, withoutTerm, type Term } from '../../../../shared/domain/search-query.ts';
 import { exactDate, shortDate } from '../../format.ts';
@@ -6,10 +6,14 @@ import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
 import { ErrorBoundary } from '../../ErrorBoundary.tsx';
-import { MessageView } from '../message/MessageView.tsx';
 import { SmtpInstructions } from '../catcher/SmtpInstructions.tsx';
 import { CATCHER_ID } from '../../../../shared/domain/catcher.ts';
 import { visibleRows } from './slice.ts';
+import { EmptyReader } from '../message/EmptyReader.tsx';
+
+// The reader (the sanitizer, the finder, the tester's panels) is not on the first screen:
+// it loads once the first rows are painted, and the empty pane stands in until then.
+const MessageView = lazy(() => import('../message/MessageView.tsx').then((m) => ({ default: m.MessageView })));
 
 function SearchBox() {
   const text = useStore((s) => s.searchText);
@@ -337,6 +341,15 @@ function Pagination() {
 export function InboxView({ hidden = false }: { hidden?: boolean }) {
   const listError = useStore((s) => s.listError);
   const loadList = useStore((s) => s.loadList);
+  const hasRows = useStore((s) => s.list !== null);
+  const emailOpen = useStore((s) => s.openId !== null);
+  const [readerWanted, setReaderWanted] = useState(false);
+  useEffect(() => {
+    if (!hasRows || readerWanted) return;
+    // After the frame that paints the rows: the reader is ready before the first Enter.
+    const timer = setTimeout(() => setReaderWanted(true), 0);
+    return () => clearTimeout(timer);
+  }, [hasRows, readerWanted]);
   return (
     <div className="inbox" hidden={hidden}>
       <section className="list-pane" aria-label="Email list">
@@ -347,7 +360,13 @@ export function InboxView({ hidden = false }: { hidden?: boolean }) {
           <Pagination />
         </ErrorBoundary>
       </section>
-      <MessageView />
+      {readerWanted || emailOpen ? (
+        <Suspense fallback={<EmptyReader />}>
+          <MessageView />
+        </Suspense>
+      ) : (
+        <EmptyReader />
+      )}
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { SpamPanel } from '../qa/SpamPanel.tsx';
 import { SenderChecks } from '../qa/SenderChecks.tsx';
 import { AttachmentChooser } from './AttachmentChooser.tsx';
 import { HtmlBody } from './HtmlBody.tsx';
+import { NO_EMAIL_OPEN } from './EmptyReader.tsx';
 import { formatAvailable } from './slice.ts';
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
@@ -147,7 +148,7 @@ function Reader() {
   // One tree whether the reader is open or not: the frame in it outlives the open email.
   return (
     <section className={openId ? 'message-pane' : 'message-pane empty'} aria-label="Message" ref={pane}>
-      {!openId && <p>Select an email and press Enter. Press ? for all shortcuts.</p>}
+      {!openId && <p>{NO_EMAIL_OPEN}</p>}
       <AttachmentChooser />
       {openId && error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
       {openId && email && (

@@ -5,8 +5,6 @@
  * code and main link (C, L), save as .eml (E), print and PDF (Ctrl+P, P).
  */
 import type { AccessibilityReport, BridgeError, CompareReport, CompatReport, LinkCheck, SpamReport } from '../../../../shared/contract.ts';
-import { insightsOf } from '../../../../shared/domain/mail-insights.ts';
-import { inspectionDocument, rootOf } from './inspection-document.ts';
 import { asBridgeError } from '../../bridge.ts';
 import type { Slice } from '../../store.ts';
 
@@ -130,6 +128,7 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
         ...(inlineImages[id] ? { inline: inlineImages[id] } : {}),
       });
       if (clean === null) throw new Error('This email’s HTML is too complex to show, so it cannot be checked.');
+      const { inspectionDocument, rootOf } = await import('./inspection-document.ts');
       const root = rootOf(tagged);
       const report = await call('checkAccessibility', {
         id,
@@ -166,6 +165,7 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
       const base = await call('getEmail', { id: baseId });
       let documents: { base: string; current: string } | null = null;
       if (email.has_html && base.has_html) {
+        const { inspectionDocument } = await import('./inspection-document.ts');
         const shown = async (emailId: string) => {
           const remote = Boolean(get().remoteAllowed[emailId]);
           // The first screens are what a rendering shows: the reader's clipped body will do for a long one.
@@ -231,6 +231,7 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
   copyInsight: async (what) => {
     const { email, body } = get();
     if (!email || !body) return;
+    const { insightsOf } = await import('../../../../shared/domain/mail-insights.ts');
     const found = insightsOf(email.subject, body);
     const text = what === 'code' ? found.code?.code : found.link?.url;
     if (!text) {
