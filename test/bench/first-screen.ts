@@ -4,14 +4,16 @@
  * the test host). Each start with no snapshot (a new settings folder: what
  * the server answers is all there is) against each start from the last
  * run's snapshot (main's first-screen.json), interleaved, against the
- * reference service with 1,000 emails, and on the demo (its worker starts
- * with the window). Prints JSON for run.ts. Needs `electron-vite build` first.
+ * reference service with 1,000 emails, on the demo (its worker starts
+ * with the window), and on This computer (the catcher, 60 emails caught over
+ * SMTP). Prints JSON for run.ts. Needs `electron-vite build` first.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { openApp, type OpenAppOptions } from '../e2e/host.ts';
+import nodemailer from 'nodemailer';
+import { openApp, type AppHandle, type OpenAppOptions } from '../e2e/host.ts';
 import { startReferenceService } from '../../src/server/index.ts';
 import { rawMail } from '../support/mail.ts';
 import { chromiumPath } from '../support/browser.ts';
@@ -28,9 +30,10 @@ const WATCH_ROWS = `(() => {
   requestAnimationFrame(check);
 })();`;
 
-async function firstRows(browser: Browser, options: OpenAppOptions): Promise<number> {
+async function firstRows(browser: Browser, options: OpenAppOptions, before?: (app: AppHandle) => Promise<void>): Promise<number> {
   const app = await openApp(browser, { ...options, initScript: WATCH_ROWS });
   try {
+    await before?.(app);
     const handle = await app.page.waitForFunction(() => (window as unknown as { __firstRows?: number }).__firstRows, undefined, { timeout: 20_000 });
     const at = (await handle.jsonValue()) as number;
     // The fresh page too, so the next start's snapshot is this run's.
@@ -45,27 +48,39 @@ const browser = await chromium.launch({ ...(chromiumPath ? { executablePath: chr
 const service = await startReferenceService({ teams: [{ id: 'bench', token: 'bench-token' }] });
 const kept = await mkdtemp(join(tmpdir(), 'inbox-desk-first-screen-'));
 const keptDemo = await mkdtemp(join(tmpdir(), 'inbox-desk-first-screen-demo-'));
+const keptCatcher = await mkdtemp(join(tmpdir(), 'inbox-desk-first-screen-catcher-'));
+/** Mail an app under test sends to This computer (its store is kept in the settings folder, as main keeps it). */
+const catchSome = async (app: AppHandle) => {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: app.catcherSmtpPort()!, secure: false, requireTLS: true, auth: { user: 'myapp', pass: 'dev' }, tls: { rejectUnauthorized: false } });
+  for (let i = 0; i < 60; i++) await transport.sendMail({ from: 'Sign-up <signup@myapp.test>', to: `user${i}@example.test`, subject: `Confirm your address ${i}`, text: `Your code is ${100000 + i}.` });
+  transport.close();
+};
 try {
   for (let i = 0; i < 1000; i++) await service.inject(rawMail({ subject: `Ticket ${i}`, from: `Customer ${i % 37} <c${i % 37}@example.test>` }));
   const remote = { baseUrl: service.baseUrl, teamId: 'bench', token: 'bench-token' };
   // The snapshot folders get their first page once.
   await firstRows(browser, { ...remote, dataDir: kept });
   await firstRows(browser, { demo: true, dataDir: keptDemo });
+  const catcher = { demo: true as const, catcher: { show: true }, dataDir: keptCatcher };
+  await firstRows(browser, catcher, catchSome);
   const cold: number[] = [];
   const snap: number[] = [];
   const demoCold: number[] = [];
   const demoSnap: number[] = [];
+  const catcherSnap: number[] = [];
   for (let i = 0; i < STARTS; i++) {
     cold.push(await firstRows(browser, remote));
     snap.push(await firstRows(browser, { ...remote, dataDir: kept }));
     demoCold.push(await firstRows(browser, { demo: true }));
     demoSnap.push(await firstRows(browser, { demo: true, dataDir: keptDemo }));
+    catcherSnap.push(await firstRows(browser, catcher));
   }
   const p = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
-  console.log(JSON.stringify({ starts: STARTS, cold: p(cold), snapshot: p(snap), demoCold: p(demoCold), demoSnapshot: p(demoSnap) }));
+  console.log(JSON.stringify({ starts: STARTS, cold: p(cold), snapshot: p(snap), demoCold: p(demoCold), demoSnapshot: p(demoSnap), catcherSnapshot: p(catcherSnap) }));
 } finally {
   await service.close();
   await browser.close();
   await rm(kept, { recursive: true, force: true });
   await rm(keptDemo, { recursive: true, force: true });
+  await rm(keptCatcher, { recursive: true, force: true });
 }
