@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RateLimitState } from '../../shared/contract.ts';
 import type { Automation, AutomationInput } from '../../shared/domain/automation.ts';
 import { CLIP_CHARS, clipBody } from '../../shared/domain/clip.ts';
-import { BODY_FORMATS, EmailPageSchema, EmailSchema, type BodyFormat, type Email, type EmailBody, type EmailPage } from '../../shared/domain/email.ts';
+import { BODY_FORMATS, EmailPageSchema, EmailSchema, readWellFormedEmail, type BodyFormat, type Email, type EmailBody, type EmailPage } from '../../shared/domain/email.ts';
 import { listQueryToSearchParams, type ListQuery } from '../../shared/domain/list-query.ts';
 import { displayRaw } from '../../shared/domain/raw-message.ts';
 import type { FlavorName } from '../../shared/flavors/index.ts';
@@ -108,7 +108,7 @@ export class ServiceClient {
     const id = (raw as { id?: unknown } | null)?.id;
     const known = typeof id === 'string' ? this.records.get(id) : undefined;
     if (known && isDeepStrictEqual(known.raw, raw)) return known.email;
-    const email = validate(raw, EmailSchema, at);
+    const email = readWellFormedEmail(raw) ?? validate(raw, EmailSchema, at);
     this.records.set(email.id, { raw, email });
     return email;
   }

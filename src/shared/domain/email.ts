@@ -90,6 +90,110 @@ export const EmailSchema = z.object({
 });
 export type Email = z.infer<typeof EmailSchema>;
 
+/*
+ * The common case without zod: a record the way services write it (strings,
+ * booleans, whole sizes, nulls) is read here, field by field, in the schema's
+ * key order. Anything else (a number sent as a string, a missing address, a
+ * bad date) answers null, and EmailSchema reads it, errors and all. A page of
+ * a hundred records never seen costs a fifth of what zod takes. The property
+ * test (test/unit/email-read.test.ts) holds this to EmailSchema's output.
+ */
+type Raw = Record<string, unknown>;
+const NOT_WELL_FORMED = Symbol('not well formed');
+
+const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function plainText(value: unknown): string {
+  if (value == null) return '';
+  if (typeof value === 'string') return value;
+  throw NOT_WELL_FORMED;
+}
+
+function plainTimestamp(value: unknown): string | null {
+  if (value == null) return null;
+  if (typeof value === 'string') return normalizeTimestamp(value);
+  throw NOT_WELL_FORMED;
+}
+
+function plainFlag(value: unknown): boolean {
+  if (value == null) return false;
+  if (typeof value === 'boolean') return value;
+  throw NOT_WELL_FORMED;
+}
+
+function plainCount(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw NOT_WELL_FORMED;
+}
+
+function plainString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  throw NOT_WELL_FORMED;
+}
+
+function plainList<T>(value: unknown, read: (item: unknown) => T): T[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) throw NOT_WELL_FORMED;
+  return value.map(read);
+}
+
+function plainObject(value: unknown): Raw {
+  if (isRecord(value)) return value;
+  throw NOT_WELL_FORMED;
+}
+
+function plainAddress(value: unknown): Address {
+  const a = plainObject(value);
+  return { id: plainText(a.id), display_name: plainText(a.display_name), email: plainString(a.email), created_at: plainTimestamp(a.created_at), updated_at: plainTimestamp(a.updated_at) };
+}
+
+function plainAttachment(value: unknown): Attachment {
+  const a = plainObject(value);
+  const contentType = a.content_type;
+  if (contentType != null && typeof contentType !== 'string') throw NOT_WELL_FORMED;
+  return {
+    id: plainString(a.id),
+    email_id: plainText(a.email_id),
+    headers_hashed: plainText(a.headers_hashed),
+    file_name: plainText(a.file_name),
+    content_type: contentType || 'application/octet-stream',
+    size_in_bytes: plainCount(a.size_in_bytes),
+    created_at: plainTimestamp(a.created_at),
+    updated_at: plainTimestamp(a.updated_at),
+    size_for_human: plainText(a.size_for_human),
+  };
+}
+
+/** The record read without zod when it is well formed; null sends it to EmailSchema. */
+export function readWellFormedEmail(raw: unknown): Email | null {
+  try {
+    const r = plainObject(raw);
+    const id = plainString(r.id);
+    const createdAt = normalizeTimestamp(plainString(r.created_at));
+    if (id === '' || createdAt === null) return null;
+    return {
+      id,
+      sender: plainAddress(r.sender),
+      inbox: plainAddress(r.inbox),
+      carbon_copies: plainList(r.carbon_copies, (c) => {
+        const copy = plainObject(c);
+        return { display_name: plainText(copy.display_name), email: plainString(copy.email) };
+      }),
+      subject: plainText(r.subject),
+      created_at: createdAt,
+      read: plainTimestamp(r.read),
+      favorite: plainFlag(r.favorite),
+      has_html: plainFlag(r.has_html),
+      has_text: plainFlag(r.has_text),
+      size_in_bytes: plainCount(r.size_in_bytes),
+      attachments: plainList(r.attachments, plainAttachment),
+    };
+  } catch (error) {
+    if (error === NOT_WELL_FORMED) return null;
+    throw error;
+  }
+}
+
 const link = z
   .string()
   .nullish()
