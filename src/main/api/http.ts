@@ -66,6 +66,8 @@ async function readCapped(response: Response, maxBytes: number, headBytes?: numb
   }
   if (!response.body) return { bytes: Buffer.alloc(0) };
   const whole = declaredLength(response);
+  // A declared, uncompressed length within the cap holds the body to it (fetch reads no byte past it): read in one piece.
+  if (whole !== null && whole <= maxBytes && (headBytes === undefined || whole <= headBytes)) return { bytes: Buffer.from(await response.arrayBuffer()) };
   const stopAt = headBytes !== undefined && whole !== null && whole > headBytes ? headBytes : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
