@@ -204,6 +204,28 @@ describe('API client against servers that misbehave', () => {
     expect((await failure(client.listEmails({ page: 2 }))).message).toMatch(/more than 5 MB/);
   });
 
+  it('reads no byte past a declared Content-Length, whatever the socket sends after it', async () => {
+    const { createServer } = await import('node:net');
+    const page = JSON.stringify(EMPTY_PAGE);
+    // Raw bytes: a page of the length it declares, then 10 MB more on the same socket.
+    const liar = createServer((socket) => {
+      socket.once('data', () => {
+        socket.on('error', () => undefined);
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(page)}\r\n\r\n${page}`);
+        socket.end('x'.repeat(10_000_000));
+      });
+    });
+    await new Promise<void>((done) => liar.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = liar.address() as { port: number };
+      const listed = await clientFor(`http://127.0.0.1:${port}`).listEmails({});
+      expect(listed.data).toEqual([]);
+      expect(listed.meta.total).toBe(EMPTY_PAGE.meta.total);
+    } finally {
+      liar.close();
+    }
+  });
+
   it('tolerates extra fields, nulls and both timestamp forms', async () => {
     const email = {
       id: 'e1', surprise: { nested: true },
