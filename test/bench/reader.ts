@@ -87,6 +87,9 @@ export async function measureReader(): Promise<ReaderFigures> {
     { subject: 'Big text', text: `Marker Big text\n${Array.from({ length: 170_000 }, (_, i) => `log line ${i}: ${'x'.repeat(50)}`).join('\n')}` },
     { subject: 'Big 5 MB', html: newsletter('Big 5 MB', 5_000_000) },
     { subject: 'Big 2 MB', html: newsletter('Big 2 MB', 2_000_000) },
+    // Two more of the size, other bytes (nothing cached from the first): the first screen is the median of three.
+    { subject: 'Second wide newsletter', html: newsletter('Second wide newsletter', 2_000_000) },
+    { subject: 'Third wide newsletter', html: newsletter('Third wide newsletter', 2_000_000) },
   ];
   for (const [i, mail] of big.entries()) {
     const [id] = await service.inject(rawMail(mail));
@@ -137,7 +140,7 @@ export async function measureReader(): Promise<ReaderFigures> {
     while (row < 25) await step('j');
 
     // Big mail, found by a search and opened from the list.
-    const html2mbFirstScreen = await openFound(page, 'Big 2 MB');
+    const html2mbFirstScreen = percentile([await openFound(page, 'Second wide newsletter'), await openFound(page, 'Third wide newsletter'), await openFound(page, 'Big 2 MB')], 50);
     const { tools2mbLongestTask, compat2mbReport, accessibility2mbReport, compare2mbReport } = await toolsOnOpenEmail(page, app.calls);
     const text10mbFirstScreen = await openFound(page, 'Big text');
     await resetLongest(page);
