@@ -263,7 +263,15 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   const { execFileSync } = await import('node:child_process');
   const output = execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', 'test/bench/first-screen.ts'], { encoding: 'utf8' });
   type P = { p50: number; p95: number };
-  const f = JSON.parse(output.trim().split('\n').at(-1)!) as { starts: number; cold: P; snapshot: P; demoCold: P; demoSnapshot: P; catcherSnapshot: P };
+  const f = JSON.parse(output.trim().split('\n').at(-1)!) as {
+    starts: number;
+    breakdown: { page: number; bundleFetched: number; bundleRun: number; snapshotShown: number; rows: number };
+    cold: P;
+    snapshot: P;
+    demoCold: P;
+    demoSnapshot: P;
+    catcherSnapshot: P;
+  };
   kept.track('first rows, 1,000 emails, from the snapshot, p95', f.snapshot.p95);
   kept.track('first rows, 1,000 emails, no snapshot, p95', f.cold.p95);
   kept.track('first rows on the demo, from the snapshot, p95', f.demoSnapshot.p95);
@@ -273,6 +281,13 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
     `p50 ${ms(f.snapshot.p50)}, p95 ${ms(f.snapshot.p95)}`,
     `no snapshot, rows from the server: p50 ${ms(f.cold.p50)}, p95 ${ms(f.cold.p95)}`,
     `goal p95 <= 300 ms: ${verdict(f.snapshot.p95 <= 300)}; ${ratio(f.snapshot.p50, f.cold.p50)} of the p50 without`,
+  ]);
+  const b = f.breakdown;
+  rows.push([
+    'where a start from the snapshot spends its time (p50, from navigation start)',
+    `rows painted at ${ms(b.rows)}`,
+    `page ${ms(b.page)}, bundle fetched ${ms(b.bundleFetched)}, bundle run ${ms(b.bundleRun)}, snapshot shown ${ms(b.snapshotShown)}`,
+    `parsing and running the bundle ${ms(b.bundleRun - b.bundleFetched)}; React's first render and paint ${ms(b.rows - b.snapshotShown)}`,
   ]);
   rows.push([
     'the same on the demo (its service starts in a worker with the window)',

@@ -192,6 +192,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         // The fresh page won the race, or the user already moved on: the snapshot has nothing to add.
         if (!snapshot || get().list !== null || get().search !== '' || get().page !== 1) return;
         set({ list: snapshot.page, listFrom: snapshot.at, selectedId: get().selectedId ?? snapshot.page.data[0]?.id ?? null });
+        globalThis.performance?.mark?.('inbox-desk:snapshot-shown');
       } catch {
         // No snapshot: the first screen waits for the server, as before.
       }
