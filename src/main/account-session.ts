@@ -72,7 +72,9 @@ export class AccountSession {
     if (this.open?.key === key) return this.open;
     const connection = key === DEMO ? await this.deps.startDemo() : key === CATCHER_ID ? await this.catcherConnection() : accounts.connection(key);
     if (key === DEMO || key === CATCHER_ID) this.localTokens.add(connection.token ?? '');
-    // Another call may have switched first while the demo was starting.
+    // The user switched while the demo (or This computer) was starting: the account shown now keeps its client and its requests.
+    if ((accounts.activeId ?? DEMO) !== key) throw new ServiceError('cancelled', 'The account changed while this was loading; showing the new account.');
+    // Another call for this account may have opened it first while the demo was starting.
     if (this.open?.key === key) return this.open;
     this.open?.dispose();
     const client = new ServiceClient(connection, this.deps.http);

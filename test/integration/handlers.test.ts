@@ -103,3 +103,36 @@ describe('handlers over two accounts', () => {
     }
   });
 });
+
+describe('a switch while the demo is still starting', () => {
+  it('keeps the account switched to: the demo, once up, neither replaces its client nor cuts its request', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-handlers-demo-'));
+    const demo = await startReferenceService({ teams: [{ id: 'demo', token: 'demo-token' }] });
+    await demo.inject(rawMail({ subject: 'Demo mail' }));
+    // The user's server answers after 300 ms: its request is on the way when the demo comes up.
+    const slow = await stubServer((_q, r) => setTimeout(() => sendJson(r, 200, { data: [], links: {}, meta: { current_page: 1, last_page: 1, per_page: 25, total: 7 } }), 300));
+    let demoUp: (connection: { baseUrl: string; teamId: string; token: string }) => void = () => undefined;
+    const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
+    const handlers = mainHandlers(accounts, { startDemo: () => new Promise((resolve) => (demoUp = resolve)) });
+    try {
+      // The first screen asks the demo for its list; the demo's worker is still starting.
+      const demoList = dispatch(handlers, 'listEmails', {});
+      // Meanwhile the user connects their own server, and its list is asked for.
+      expect((await dispatch(handlers, 'saveAccount', { name: 'Ours', baseUrl: slow.url, teamId: 's', token: 'token-ours' })).ok).toBe(true);
+      const ourList = dispatch(handlers, 'listEmails', {});
+      await new Promise((r) => setTimeout(r, 50));
+      demoUp({ baseUrl: demo.baseUrl, teamId: 'demo', token: 'demo-token' });
+      const ours = await ourList;
+      expect(ours.ok && (ours.value as { meta: { total: number } }).meta.total).toBe(7);
+      // The demo's late answer is not shown under the other account.
+      expect((await demoList).ok).toBe(false);
+      const again = await dispatch(handlers, 'listEmails', { page: 2 });
+      expect(again.ok && (again.value as { meta: { total: number } }).meta.total).toBe(7);
+    } finally {
+      handlers.dispose();
+      await slow.close();
+      await demo.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
