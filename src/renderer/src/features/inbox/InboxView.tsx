@@ -361,9 +361,12 @@ export function InboxView({ hidden = false }: { hidden?: boolean }) {
         </ErrorBoundary>
       </section>
       {readerWanted || emailOpen ? (
-        <Suspense fallback={<EmptyReader />}>
-          <MessageView />
-        </Suspense>
+        // Its code failing to load takes the reader, not the list, off the screen.
+        <ErrorBoundary area="The reader" actions={<button type="button" onClick={() => location.reload()}>Reload the window</button>}>
+          <Suspense fallback={<EmptyReader />}>
+            <MessageView />
+          </Suspense>
+        </ErrorBoundary>
       ) : (
         <EmptyReader />
       )}
