@@ -49,6 +49,8 @@ export type OpenAppOptions = ({ baseUrl: string; teamId?: string; token?: string
   demoSmtp?: boolean;
   /** A settings folder of an earlier run (its accounts, its first-screen snapshot): kept after close. */
   dataDir?: string;
+  /** The app's own files the page cannot load, as from a damaged install (their requests fail). */
+  missingFiles?: RegExp;
   /** A script run in the page before the app's own (a benchmark's frame watcher). */
   initScript?: string;
   /** Global shortcuts another application holds already (registering them fails, as Electron's does). */
@@ -334,7 +336,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   // The renderer makes no requests of its own: anything beyond its files is refused and noted.
   await context.route('**/*', (route) => {
     const url = route.request().url();
-    if (url.startsWith(`${origin}/`)) return route.continue();
+    if (url.startsWith(`${origin}/`)) return options.missingFiles?.test(url) ? route.abort('failed') : route.continue();
     blockedRequests.push(url);
     return passOrRefuse(route);
   });

@@ -91,3 +91,18 @@ test('an email the reader cannot render is a message in its place with the raw v
   await page.keyboard.press('?');
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
 });
+
+test('a reader whose code cannot load is a message in its place; the list and its keys go on', async ({ openApp }) => {
+  // The reader's chunk is missing (a damaged install): it loads after the first rows, and fails.
+  const { page } = await openApp({ demo: true, missingFiles: /\/assets\/MessageView-[^/]*\.js$/ });
+  const list = page.getByRole('listbox', { name: 'Emails' });
+  await expect(list.getByRole('option').first()).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'The reader could not be shown' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reload the window' })).toBeVisible();
+  const selected = list.locator('[aria-selected="true"]');
+  const before = await selected.textContent();
+  await page.keyboard.press('j');
+  await expect(selected).not.toHaveText(before!);
+  await expect(page.getByRole('heading', { name: 'Inbox Desk' })).toBeVisible();
+});
+
