@@ -19,7 +19,8 @@ import { rawMail } from '../support/mail.ts';
 import { chromiumPath } from '../support/browser.ts';
 import { percentile } from './scale.ts';
 
-const STARTS = 12;
+/** 24: the p95 is then the second-slowest start, not the slowest (one hiccup of this machine moved it by 70 ms). */
+const STARTS = 24;
 
 /** In the page from its first script: the time of the first animation frame with a row in the list. */
 const WATCH_ROWS = `(() => {
