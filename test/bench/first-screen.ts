@@ -31,24 +31,22 @@ const WATCH_ROWS = `(() => {
   requestAnimationFrame(check);
 })();`;
 
-/** Where one start's time went, in ms from navigation start: the page, the bundle's bytes, the bundle run, the snapshot shown. */
-export interface Breakdown {
+/** Where one start's time went, in ms from navigation start: the page, the bundle's bytes, the bundle run, the snapshot shown, the rows painted. */
+interface Start {
   page: number;
   bundleFetched: number;
   bundleRun: number;
   snapshotShown: number | null;
+  rows: number;
 }
 
-const breakdowns: Breakdown[] = [];
-
-async function firstRows(browser: Browser, options: OpenAppOptions, before?: (app: AppHandle) => Promise<void>): Promise<number> {
+async function firstRows(browser: Browser, options: OpenAppOptions, before?: (app: AppHandle) => Promise<void>): Promise<Start> {
   const app = await openApp(browser, { ...options, initScript: WATCH_ROWS });
   try {
     await before?.(app);
     const handle = await app.page.waitForFunction(() => (window as unknown as { __firstRows?: number }).__firstRows, undefined, { timeout: 20_000 });
-    const at = (await handle.jsonValue()) as number;
-    breakdowns.push(
-      await app.page.evaluate(() => {
+    const rows = (await handle.jsonValue()) as number;
+    const times = await app.page.evaluate(() => {
         const mark = (name: string) => performance.getEntriesByName(name, 'mark')[0]?.startTime ?? null;
         const bundle = performance.getEntriesByType('resource').find((entry) => /\/assets\/index-[^/]*\.js$/.test(entry.name)) as PerformanceResourceTiming | undefined;
         return {
@@ -57,11 +55,10 @@ async function firstRows(browser: Browser, options: OpenAppOptions, before?: (ap
           bundleRun: mark('inbox-desk:bundle-run') ?? Number.NaN,
           snapshotShown: mark('inbox-desk:snapshot-shown'),
         };
-      }),
-    );
+      });
     // The fresh page too, so the next start's snapshot is this run's.
     await app.page.waitForFunction(() => !document.querySelector('nav[aria-label="Pages"]')?.textContent?.includes('as of'), undefined, { timeout: 20_000 });
-    return at;
+    return { ...times, rows };
   } finally {
     await app.close();
   }
@@ -87,23 +84,22 @@ try {
   const catcher = { demo: true as const, catcher: { show: true }, dataDir: keptCatcher };
   await firstRows(browser, catcher, catchSome);
   const cold: number[] = [];
-  const snap: number[] = [];
+  const snap: Start[] = [];
   const demoCold: number[] = [];
   const demoSnap: number[] = [];
   const catcherSnap: number[] = [];
-  const snapBreakdowns: Breakdown[] = [];
+  const rowsAt = async (...args: Parameters<typeof firstRows>) => (await firstRows(...args)).rows;
   for (let i = 0; i < STARTS; i++) {
-    cold.push(await firstRows(browser, remote));
+    cold.push(await rowsAt(browser, remote));
     snap.push(await firstRows(browser, { ...remote, dataDir: kept }));
-    snapBreakdowns.push(breakdowns.at(-1)!);
-    demoCold.push(await firstRows(browser, { demo: true }));
-    demoSnap.push(await firstRows(browser, { demo: true, dataDir: keptDemo }));
-    catcherSnap.push(await firstRows(browser, catcher));
+    demoCold.push(await rowsAt(browser, { demo: true }));
+    demoSnap.push(await rowsAt(browser, { demo: true, dataDir: keptDemo }));
+    catcherSnap.push(await rowsAt(browser, catcher));
   }
   const p = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
-  const p50 = (pick: (b: Breakdown) => number | null) => percentile(snapBreakdowns.map(pick).filter((v): v is number => v !== null && Number.isFinite(v)), 50);
-  const breakdown = { page: p50((b) => b.page), bundleFetched: p50((b) => b.bundleFetched), bundleRun: p50((b) => b.bundleRun), snapshotShown: p50((b) => b.snapshotShown), rows: percentile(snap, 50) };
-  console.log(JSON.stringify({ starts: STARTS, breakdown, cold: p(cold), snapshot: p(snap), demoCold: p(demoCold), demoSnapshot: p(demoSnap), catcherSnapshot: p(catcherSnap) }));
+  const p50 = (pick: (start: Start) => number | null) => percentile(snap.map(pick).filter((v): v is number => v !== null && Number.isFinite(v)), 50);
+  const breakdown = { page: p50((b) => b.page), bundleFetched: p50((b) => b.bundleFetched), bundleRun: p50((b) => b.bundleRun), snapshotShown: p50((b) => b.snapshotShown), rows: p50((b) => b.rows) };
+  console.log(JSON.stringify({ starts: STARTS, breakdown, cold: p(cold), snapshot: p(snap.map((start) => start.rows)), demoCold: p(demoCold), demoSnapshot: p(demoSnap), catcherSnapshot: p(catcherSnap) }));
 } finally {
   await service.close();
   await browser.close();
