@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { ZodType } from 'zod';
 import type { FlavorName } from '../shared/flavors/index.ts';
 import { ColumnCannotBeNull, serverWire, type ServerWire } from './flavors/index.ts';
+import { catcherApiRoutes, catcherSeedRoutes, WaitRoom } from './catcher-api/index.ts';
 import { answer, type RouteOptions } from './routes/answer.ts';
 import { automationRoutes } from './routes/automations.ts';
 import { emailRoutes } from './routes/emails.ts';
@@ -42,6 +43,8 @@ export interface AppOptions {
   checkResponses?: boolean;
   /** Sees every answer: an access log for tests and benchmarks. */
   onResponse?: (entry: AccessLogEntry) => void;
+  /** A catcher's API for tests and agents too (catcher-api/): Mailpit's routes, the wait, each email's code, /mcp. */
+  catcher?: boolean;
 }
 
 export interface AccessLogEntry {
@@ -131,6 +134,9 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
     });
   }
 
+  const waits = options.catcher ? new WaitRoom(service) : null;
+  if (waits) app.addHook('onClose', async () => waits.close());
+
   void app.register(
     async (api) => {
       api.addHook('onRequest', authenticate(service, wire, options));
@@ -143,12 +149,14 @@ export function buildApp(service: ReferenceService, options: AppOptions = {}): F
           errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, message: 'Too Many Attempts.' }),
         });
       }
+      if (waits) await api.register(catcherSeedRoutes, { ...route, waits });
       await api.register(emailRoutes, route);
       await api.register(automationRoutes, route);
     },
     { prefix: wire.prefix },
   );
   void app.register(healthRoutes, { ...route, service });
+  if (waits) void app.register(catcherApiRoutes, { service, waits, root: app, apiPath: (teamId) => wire.apiPath(teamId) });
 
   return app;
 }

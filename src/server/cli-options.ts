@@ -4,6 +4,8 @@
  * disagree. Pure: argv in, options or one line of error out.
  */
 import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, isFlavor, type FlavorName } from '../shared/flavors/index.ts';
 
@@ -37,6 +39,7 @@ export const CLI_OPTIONS = {
   'no-automations': { type: 'boolean', help: 'mailcare: automation routes answer 403 (MAILCARE_AUTOMATIONS=false)' },
   forward: { type: 'boolean', help: 'mailcare: rules may forward by mail (MAILCARE_FORWARD=true; nothing is sent)' },
   'allow-private-webhooks': { type: 'boolean', help: 'let webhooks reach loopback, private and link-local addresses' },
+  catch: { type: 'boolean', help: 'a mail catcher for tests and CI (npm run catch): SMTP on 1025, HTTP on 8025 with Mailpit\'s API, the wait and /mcp, the newest 500 kept, the team this-computer, no rate limit, the mail and the token kept in --data (default: a folder in the temp directory)' },
   help: { type: 'boolean', help: 'print this and exit' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -62,7 +65,12 @@ export interface CliOptions {
   automations: boolean;
   forward: boolean;
   allowPrivateWebhooks: boolean;
+  /** The catcher's API for tests and agents (--catch). */
+  catcher: boolean;
 }
+
+/** Where `npm run catch` keeps its mail when no --data is given. */
+export const CATCH_DATA_DIR = join(tmpdir(), 'inbox-desk-catch');
 
 export type CliParse = { kind: 'help' } | { kind: 'run'; options: CliOptions } | { kind: 'error'; message: string };
 
@@ -97,6 +105,14 @@ export function parseCli(argv: string[]): CliParse {
     return { kind: 'error', message: text.split('\n')[0]! };
   }
   if (values.help) return { kind: 'help' };
+  if (values.catch) {
+    // The catcher's defaults, where the command line left the service's own.
+    values['smtp-port'] ??= '1025';
+    values.keep ??= '500';
+    values.data ??= CATCH_DATA_DIR;
+    if (values.team === CLI_OPTIONS.team.default) values.team = 'this-computer';
+    if (values['rate-limit'] === CLI_OPTIONS['rate-limit'].default) values['rate-limit'] = '0';
+  }
 
   const httpPort = port(String(values.port), 'port');
   if (typeof httpPort === 'string') return { kind: 'error', message: httpPort };
@@ -165,6 +181,7 @@ export function parseCli(argv: string[]): CliParse {
       automations: !values['no-automations'],
       forward: Boolean(values.forward),
       allowPrivateWebhooks: Boolean(values['allow-private-webhooks']),
+      catcher: Boolean(values.catch),
     },
   };
 }

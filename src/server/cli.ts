@@ -11,6 +11,7 @@ import { folderProblem, parseCli, startError, usage } from './cli-options.ts';
 import { randomToken, startReferenceService, type RunningService } from './index.ts';
 import { startParsePool } from './parse-pool.ts';
 import { selfSignedCertificate } from './self-signed.ts';
+import { keptToken } from './catcher-api/token.ts';
 
 const NAME = 'inbox-desk-server';
 const parsed = parseCli(process.argv.slice(2));
@@ -54,7 +55,8 @@ function certificate(): { key: string; cert: string } | undefined {
 }
 
 const started = Date.now();
-const token = options.token ?? randomToken();
+// The catcher keeps its token beside its mail: a suite's config outlives a restart.
+const token = options.token ?? (options.catcher ? keptToken(dataDir) : randomToken());
 const parsePool = startParsePool();
 let running: RunningService;
 try {
@@ -80,6 +82,7 @@ try {
     automations: options.automations,
     forward: options.forward,
     parse: (raw) => parsePool.parse(raw),
+    catcher: options.catcher,
   });
 } catch (error) {
   await parsePool.close();
@@ -110,6 +113,13 @@ if (!FLAVOR_RECORDS[options.flavor].teams) {
 } else {
   console.log(`Base URL: ${running!.baseUrl}/api/teams/${options.team}`);
   console.log(`Token:    ${token}`);
+}
+if (options.catcher) {
+  const api = running!.baseUrl;
+  console.log(`Mail:     ${dataDir} (the newest ${options.keep ?? 'all'} kept)`);
+  console.log(`Mailpit:  ${api}/api/v1 (Mailpit's API; Basic with any user and the token as password, or Bearer)`);
+  console.log(`Wait:     curl -H "Authorization: Bearer ${token}" "${api}/api/teams/${options.team}/emails/wait?inbox=you@example.test&timeout=30"`);
+  console.log(`MCP:      ${api}/mcp (streamable HTTP, Authorization: Bearer ${token})`);
 }
 if (running!.smtpPort !== null) {
   const auth = options.smtpAuth === 'off' ? 'no AUTH' : options.smtpAuth === 'any' ? 'AUTH with any user and password' : `AUTH as ${options.smtpAuth.user}`;

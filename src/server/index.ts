@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import type { FlavorName } from '../shared/flavors/index.ts';
 import { buildApp, type AccessLogEntry } from './app.ts';
 import { ReferenceService, type Retention, type TeamConfig } from './service.ts';
@@ -41,6 +43,14 @@ export interface StartOptions {
   checkResponses?: boolean;
   /** Parses incoming mail elsewhere (the CLI's parse thread, parse-pool.ts). */
   parse?: (raw: Buffer) => Promise<ParsedMessage>;
+  /** Serve the catcher's API for tests and agents too: Mailpit's routes, the wait, each email's code, /mcp (catcher-api/). */
+  catcher?: boolean;
+  /**
+   * The same API on a second, fixed address for tests and agents (This computer's 8025), while
+   * `port` stays the app's own. A second listener that cannot start is reported, not fatal: the
+   * catcher still catches.
+   */
+  publicApi?: { host: string; port: number };
 }
 
 export type { AccessLogEntry };
@@ -54,10 +64,26 @@ export interface RunningService {
   smtpTlsPort: number | null;
   /** The address SMTP listens on: loopback, whatever `host` says. */
   smtpHost: string | null;
+  /** Where `publicApi` listens, or why it does not. */
+  publicApi: { url: string } | { error: NodeJS.ErrnoException } | null;
   service: ReferenceService;
   /** Puts a raw message in as if it had arrived (automations run). */
   inject(raw: Buffer | string, options?: { teamId?: string; recipients?: string[] }): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** The app's routes on one more address: one service, one set of hooks, two listeners. */
+async function listenAlso(app: FastifyInstance, at: { host: string; port: number }): Promise<{ server: Server; url: string } | { error: NodeJS.ErrnoException }> {
+  const server = createServer((request, response) => app.routing(request, response));
+  return new Promise((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => resolve({ error }));
+    server.listen(at.port, at.host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : at.port;
+      const host = at.host.includes(':') ? `[${at.host}]` : at.host;
+      resolve({ server, url: `http://${host}:${port}` });
+    });
+  });
 }
 
 export function randomToken(): string {
@@ -88,6 +114,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     forward: options.forward,
     onResponse: options.onResponse,
     checkResponses: options.checkResponses ?? process.env.INBOX_DESK_CHECK_RESPONSES === '1',
+    catcher: options.catcher === true,
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
@@ -102,6 +129,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     service.close();
     throw error;
   }
+  const publicApi = options.publicApi ? await listenAlso(app, options.publicApi) : null;
   service.prune();
   const pruneHourly = options.retention?.days === undefined ? null : setInterval(() => service.prune(), 3_600_000);
   pruneHourly?.unref();
@@ -111,6 +139,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     smtpPort: smtp?.port ?? null,
     smtpTlsPort: smtp?.tlsPort ?? null,
     smtpHost: smtp?.host ?? null,
+    publicApi: publicApi && 'server' in publicApi ? { url: publicApi.url } : publicApi,
     service,
     async inject(raw, injectOptions = {}) {
       const stored = await service.ingest(Buffer.isBuffer(raw) ? raw : Buffer.from(raw), injectOptions);
@@ -119,6 +148,10 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     async close() {
       if (pruneHourly) clearInterval(pruneHourly);
       await smtp?.close();
+      if (publicApi && 'server' in publicApi) {
+        publicApi.server.closeAllConnections();
+        await new Promise((resolve) => publicApi.server.close(resolve));
+      }
       await app.close();
       await service.settled();
       service.close();

@@ -81,6 +81,8 @@ export interface ListFilters {
   search?: string;
   unread?: boolean;
   favorite?: boolean;
+  /** Only mail that arrived after this cursor (`cursor()`): the catcher's wait. */
+  after?: number;
 }
 
 export interface EmailPage {
@@ -428,6 +430,29 @@ export class TeamStore {
     return (this.sql('SELECT total FROM stats').get() as { total: number }).total;
   }
 
+  /**
+   * Where the store stands in the order of arrival: every email that arrives
+   * later is `after` it. Row numbers are never reused (AUTOINCREMENT), so a
+   * cursor stays true across deletes, retention and restarts.
+   */
+  cursor(): number {
+    const row = this.sql("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'emails'), 0) AS top").get() as { top: number };
+    return row.top;
+  }
+
+  /** The cursor an email was stored at (its place in the order of arrival), or null. */
+  cursorOf(id: string): number | null {
+    return (this.sql('SELECT seq FROM emails WHERE id = ?').get(id) as { seq: number } | undefined)?.seq ?? null;
+  }
+
+  /** The first email to arrive after `after` that matches: the answer to a wait. */
+  firstAfter(after: number, filters: Omit<ListFilters, 'after'>): StoredEmail | null {
+    // The list is newest first: the oldest match is its last row. (A search counts its matches only on a page it reads.)
+    if (filters.search !== undefined) return this.page({ ...filters, after }).emails.at(-1) ?? null;
+    const { total } = this.page({ ...filters, after }, 0, 0);
+    return total === 0 ? null : (this.page({ ...filters, after }, total - 1, 1).emails[0] ?? null);
+  }
+
   /** Changes the fields given; false when there is no such email. */
   updateEmail(id: string, change: { read?: Date | null; favorite?: boolean; createdAt?: Date }): boolean {
     const sets: string[] = [];
@@ -498,6 +523,10 @@ export class TeamStore {
     if (filters.until !== undefined) {
       where.push('e.created_at < ?');
       values.push(filters.until.getTime());
+    }
+    if (filters.after !== undefined) {
+      where.push('e.seq > ?');
+      values.push(filters.after);
     }
     if (filters.unread) where.push('e.read_at IS NULL');
     if (filters.favorite) where.push('e.favorite = 1');

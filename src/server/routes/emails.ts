@@ -22,6 +22,8 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
     const page = query.page !== undefined && query.page >= 1 ? query.page : 1;
     const perPage = query.limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(1, query.limit)) : DEFAULT_PAGE_SIZE;
     const { emails, total } = request.team.page(filters, (page - 1) * perPage, perPage);
+    // Where the store stood when this page was read: a wait `after` it gets only mail that came later.
+    reply.header('X-Inbox-Desk-Cursor', String(request.team.cursor()));
     const path = `${request.protocol}://${request.host}${wire.apiPath(request.team.id)}/emails`;
     // The query as sent, first values only, for the links and the echoes.
     const sent: Record<string, string> = {};

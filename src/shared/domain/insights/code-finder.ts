@@ -18,6 +18,8 @@ export interface FoundCode {
   code: string;
   /** Where it was: the subject or the body. */
   in: 'subject' | 'body';
+  /** The words that said it is the code ("verification code", "is your code"). */
+  label: string;
 }
 
 /** Letters of spaced scripts and digits: a code touches none of these. */
@@ -68,6 +70,7 @@ interface Candidate {
   code: string;
   strength: number;
   inSubject: boolean;
+  label: string;
 }
 
 /** The code of an email, from its subject and its body's text; null when none is labelled as one beyond doubt. */
@@ -86,7 +89,8 @@ export function findCode(subject: string, text: string): FoundCode | null {
   // Two codes each labelled as well as the other: which one the app wants is a guess, and a guess is not shown.
   if (codes.size !== 1) return null;
   const code = top[0]!.code;
-  return { code, in: top.some((c) => c.inSubject) ? 'subject' : 'body' };
+  const where = top.find((c) => c.inSubject) ?? top[0]!;
+  return { code, in: where.inSubject ? 'subject' : 'body', label: where.label };
 }
 
 interface MailContext {
@@ -143,7 +147,7 @@ function candidatesIn(lines: string[], context: MailContext, inSubject: boolean)
       if (strength === 0) continue;
       // A year right after a loose label ("code for 2026") is the year; right after "code:" it is the code.
       if (/^(19|20)\d\d$/.test(code) && labelled.gap > 3) continue;
-      found.push({ code, strength, inSubject });
+      found.push({ code, strength, inSubject, label: labelled.label.text.trim() });
     }
   }
   return found;

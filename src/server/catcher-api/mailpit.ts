@@ -1,0 +1,363 @@
+/**
+ * Mailpit's REST API (/api/v1, its swagger's shapes), so a suite written for
+ * Mailpit, or a client such as `mailpit-api`, moves over unchanged: info,
+ * messages (list, read status, delete), search (list, delete), one message by
+ * ID or `latest` with its raw source, headers, parts and views. Extra fields
+ * a Mailpit client ignores: each message's Code and Link (the finder's), the
+ * Cursor of the store, and GET /api/v1/wait, which Mailpit has not.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseMessage } from '../ingest.ts';
+import type { StoredEmail, TeamStore } from '../team-store.ts';
+import { insightsFor } from './insights.ts';
+import { factsOf, headerBlock } from './message-facts.ts';
+import { matches, parseSearch, type SearchTerm } from './mailpit-search.ts';
+import { readWaitQuery } from './wait-query.ts';
+import { TooManyWaits, type WaitRoom } from './waits.ts';
+
+const started = Date.now();
+const address = (name: string, email: string) => ({ Name: name, Address: email });
+
+function summary(team: TeamStore, message: Message) {
+  const { email } = message;
+  const facts = factsOf(team, email);
+  // Whom the envelope reached that the headers never named: the Bcc.
+  const named = new Set([...facts.to, ...facts.cc, ...facts.bcc].map((a) => a.address));
+  const bcc = [...facts.bcc, ...message.rows.filter((row) => !named.has(row.inbox.email)).map((row) => ({ name: row.inbox.display_name, address: row.inbox.email }))];
+  return {
+    ID: email.id,
+    MessageID: facts.messageId,
+    Read: email.read !== null,
+    From: address(email.sender.display_name, email.sender.email),
+    To: facts.to.map((a) => address(a.name, a.address)),
+    Cc: facts.cc.map((a) => address(a.name, a.address)),
+    Bcc: bcc.map((a) => address(a.name, a.address)),
+    ReplyTo: facts.replyTo.map((a) => address(a.name, a.address)),
+    Subject: email.subject,
+    Created: email.createdAt.toISOString(),
+    Username: '',
+    Tags: email.favorite ? ['Starred'] : [],
+    Size: email.size,
+    Attachments: email.attachments.length,
+    Snippet: facts.body.replace(/\s+/g, ' ').trim().slice(0, 250),
+  };
+}
+
+/** One message as GET /api/v1/message/{ID} answers it, with the finder's Code and Link. */
+async function detail(team: TeamStore, message: Message) {
+  const { email } = message;
+  const content = team.content(email.id);
+  const facts = factsOf(team, email);
+  const found = insightsFor(team, email);
+  const parts = content ? (await parseMessage(content.raw)).attachments : [];
+  const attachments = email.attachments.map((attachment, index) => {
+    const bytes = parts[index]?.content ?? Buffer.alloc(0);
+    const digest = (algorithm: string) => createHash(algorithm).update(bytes).digest('hex');
+    return {
+      PartID: String(index + 1),
+      FileName: attachment.fileName,
+      ContentType: attachment.contentType,
+      ContentID: '',
+      Size: attachment.size,
+      Checksums: { MD5: digest('md5'), SHA1: digest('sha1'), SHA256: digest('sha256') },
+    };
+  });
+  const base = summary(team, message);
+  return {
+    ID: base.ID,
+    MessageID: base.MessageID,
+    From: base.From,
+    To: base.To,
+    Cc: base.Cc,
+    Bcc: base.Bcc,
+    ReplyTo: base.ReplyTo,
+    ReturnPath: facts.returnPath,
+    Subject: email.subject,
+    ListUnsubscribe: {
+      Header: facts.listUnsubscribe,
+      Links: [...facts.listUnsubscribe.matchAll(/<([^>]+)>/g)].map((m) => m[1]!),
+      Errors: '',
+      HeaderPost: facts.listUnsubscribePost,
+    },
+    Date: (facts.date ?? email.createdAt).toISOString(),
+    Tags: base.Tags,
+    Username: '',
+    Text: content?.text ?? '',
+    HTML: content?.html ?? '',
+    Size: email.size,
+    Inline: [],
+    Attachments: attachments,
+    Code: found.code,
+    Link: found.link,
+    Cursor: String(team.cursorOf(email.id) ?? 0),
+  };
+}
+
+interface Found {
+  messages: Message[];
+  total: number;
+}
+
+/**
+ * The service stores one email per recipient (the API document's model); Mailpit lists a message
+ * once. Rows of one SMTP transaction share their arrival, sender, size and subject: they are one
+ * message here, shown by its first row, with every recipient its headers did not name as a Bcc.
+ */
+export interface Message {
+  email: StoredEmail;
+  rows: StoredEmail[];
+}
+
+const messageKey = (email: StoredEmail) => `${email.createdAt.getTime()}\u0000${email.sender.email}\u0000${email.size}\u0000${email.subject}`;
+
+export function messagesOf(emails: StoredEmail[]): Message[] {
+  const byKey = new Map<string, Message>();
+  for (const email of emails) {
+    const key = messageKey(email);
+    const known = byKey.get(key);
+    if (known) known.rows.push(email);
+    else byKey.set(key, { email, rows: [email] });
+  }
+  return [...byKey.values()];
+}
+
+/** Every row of the message an ID names (its own row, and those it was stored with). */
+function rowsOf(team: TeamStore, email: StoredEmail): StoredEmail[] {
+  const same = team.query({ since: new Date(email.createdAt.getTime() - 1), until: new Date(email.createdAt.getTime() + 1) });
+  return same.filter((row) => messageKey(row) === messageKey(email));
+}
+
+/** Every email a query matches, newest first (all of them when the query is empty). */
+function search(team: TeamStore, terms: SearchTerm[], after?: number): StoredEmail[] {
+  const emails = team.query(after === undefined ? {} : { after });
+  if (terms.length === 0) return emails;
+  return emails.filter((email) => {
+    const facts = () => factsOf(team, email);
+    return matches(terms, {
+      email,
+      to: () => facts().to.map((a) => a.address),
+      cc: () => facts().cc.map((a) => a.address),
+      bcc: () => facts().bcc.map((a) => a.address),
+      messageId: () => facts().messageId,
+      body: () => facts().body,
+    });
+  });
+}
+
+function listBody(team: TeamStore, found: Found, start: number, all: { total: number; unread: number }, unreadFound: number) {
+  return {
+    total: all.total,
+    unread: all.unread,
+    count: found.messages.length,
+    messages_count: found.total,
+    messages_unread: unreadFound,
+    start,
+    tags: [],
+    messages: found.messages.map((message) => summary(team, message)),
+    Cursor: String(team.cursor()),
+  };
+}
+
+const whole = (value: unknown, fallback: number) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback);
+const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send('ok');
+const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('message not found');
+const badRequest = (reply: FastifyReply, message: string) => reply.code(400).type('text/plain; charset=utf-8').send(message);
+
+/** `latest` or an ID: the message, or null. */
+function messageById(team: TeamStore, id: string): Message | null {
+  const email = id === 'latest' ? (team.page({}, 0, 1).emails[0] ?? null) : team.getEmail(id);
+  return email ? { email, rows: rowsOf(team, email) } : null;
+}
+
+const emailById = (team: TeamStore, id: string): StoredEmail | null => messageById(team, id)?.email ?? null;
+
+interface Ids {
+  IDs?: unknown;
+  Read?: unknown;
+  Search?: unknown;
+}
+
+function idsOf(body: unknown): string[] | null {
+  const ids = (body as Ids | null | undefined)?.IDs;
+  return Array.isArray(ids) && ids.length > 0 ? ids.map(String) : null;
+}
+
+export async function mailpitRoutes(app: FastifyInstance, options: { waits: WaitRoom }): Promise<void> {
+  const counts = (team: TeamStore) => {
+    const all = messagesOf(team.query({}));
+    return { total: all.length, unread: all.filter((m) => m.email.read === null).length, all };
+  };
+  const unreadOf = (messages: Message[]) => messages.filter((m) => m.email.read === null).length;
+
+  app.get('/api/v1/info', async (request) => {
+    const team = request.team;
+    const { total, unread } = counts(team);
+    return {
+      Version: 'inbox-desk',
+      LatestVersion: '',
+      Database: 'mail.sqlite',
+      DatabaseSize: 0,
+      Messages: total,
+      Unread: unread,
+      Tags: {},
+      RuntimeStats: { Uptime: Math.round((Date.now() - started) / 1000), Memory: process.memoryUsage().rss, MessagesDeleted: 0, SMTPAccepted: 0, SMTPAcceptedSize: 0, SMTPRejected: 0, SMTPIgnored: 0 },
+    };
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/api/v1/messages', async (request) => {
+    const team = request.team;
+    const start = whole(request.query.start, 0);
+    const limit = Math.max(1, whole(request.query.limit, 50));
+    const all = counts(team);
+    return listBody(team, { messages: all.all.slice(start, start + limit), total: all.total }, start, all, all.unread);
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/api/v1/search', async (request, reply) => {
+    const team = request.team;
+    if (!request.query.query) return badRequest(reply, 'query is required: a Mailpit search, such as to:you@example.test');
+    const start = whole(request.query.start, 0);
+    const limit = Math.max(1, whole(request.query.limit, 50));
+    const found = messagesOf(search(team, parseSearch(request.query.query)));
+    return listBody(team, { messages: found.slice(start, start + limit), total: found.length }, start, counts(team), unreadOf(found));
+  });
+
+  app.put('/api/v1/messages', async (request, reply) => {
+    const team = request.team;
+    const body = (request.body ?? {}) as Ids;
+    const read = body.Read === true ? new Date() : null;
+    const ids = idsOf(body);
+    const targets = ids
+      ? ids.flatMap((id) => messageById(team, id)?.rows ?? [])
+      : typeof body.Search === 'string' && body.Search
+        ? messagesOf(search(team, parseSearch(body.Search))).flatMap((m) => m.rows)
+        : team.query({});
+    team.transaction(() => {
+      for (const row of targets) team.updateEmail(row.id, { read });
+    });
+    return ok(reply);
+  });
+
+  app.delete('/api/v1/messages', async (request, reply) => {
+    const team = request.team;
+    const ids = idsOf(request.body);
+    if (ids === null) team.deleteAll();
+    else {
+      const rows = ids.flatMap((id) => messageById(team, id)?.rows ?? []);
+      team.transaction(() => rows.forEach((row) => team.deleteEmail(row.id)));
+    }
+    return ok(reply);
+  });
+
+  app.delete<{ Querystring: Record<string, string> }>('/api/v1/search', async (request, reply) => {
+    const team = request.team;
+    if (!request.query.query) return badRequest(reply, 'query is required: a Mailpit search, such as to:you@example.test');
+    const rows = messagesOf(search(team, parseSearch(request.query.query))).flatMap((m) => rowsOf(team, m.email));
+    team.transaction(() => rows.forEach((row) => team.deleteEmail(row.id)));
+    return ok(reply);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/message/:id', async (request, reply) => {
+    const team = request.team;
+    const message = messageById(team, request.params.id);
+    if (!message) return notFound(reply);
+    // Mailpit marks a message read when it is fetched whole.
+    if (message.email.read === null) {
+      const read = new Date();
+      team.transaction(() => message.rows.forEach((row) => team.updateEmail(row.id, { read })));
+      message.email.read = read;
+    }
+    return detail(team, message);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/message/:id/raw', async (request, reply) => {
+    const email = emailById(request.team, request.params.id);
+    const raw = email ? request.team.content(email.id)?.raw : undefined;
+    if (!raw) return notFound(reply);
+    return reply.type('text/plain; charset=utf-8').send(raw);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/message/:id/headers', async (request, reply) => {
+    const email = emailById(request.team, request.params.id);
+    const raw = email ? request.team.content(email.id)?.raw : undefined;
+    if (!raw) return notFound(reply);
+    const headers: Record<string, string[]> = {};
+    const spelling = new Map<string, string>();
+    for (const { name, value } of headerBlock(raw)) {
+      const key = spelling.get(name.toLowerCase()) ?? name;
+      spelling.set(name.toLowerCase(), key);
+      (headers[key] ??= []).push(value);
+    }
+    return Object.fromEntries(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
+  });
+
+  app.get<{ Params: { id: string; part: string } }>('/api/v1/message/:id/part/:part', async (request, reply) => {
+    const email = emailById(request.team, request.params.id);
+    const raw = email ? request.team.content(email.id)?.raw : undefined;
+    if (!email || !raw) return notFound(reply);
+    const index = whole(request.params.part, 0) - 1;
+    const attachment = email.attachments[index];
+    const content = attachment ? (await parseMessage(raw)).attachments[index]?.content : undefined;
+    if (!attachment || !content) return reply.code(404).type('text/plain; charset=utf-8').send('part not found');
+    return reply
+      .type(attachment.contentType)
+      .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(attachment.fileName)}`)
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(content);
+  });
+
+  // The bodies as a browser shows them: sandboxed (no script, an opaque origin), nothing fetched from outside.
+  app.get<{ Params: { file: string } }>('/view/:file', async (request, reply) => {
+    const match = /^(.+)\.(html|txt)$/.exec(request.params.file);
+    const email = match ? emailById(request.team, match[1]!) : null;
+    const content = email ? request.team.content(email.id) : null;
+    if (!match || !content) return notFound(reply);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (match[2] === 'txt') return reply.type('text/plain; charset=utf-8').send(content.text ?? '');
+    return reply
+      .header('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data: cid:; font-src data:")
+      .type('text/html; charset=utf-8')
+      .send(content.html ?? '');
+  });
+
+  // Mailpit has no wait: a suite polls its search and races the window. This one is held until the mail is here.
+  app.get<{ Querystring: Record<string, string> }>('/api/v1/wait', async (request, reply) => {
+    return waitAnswer(request, reply, options.waits, (team, after) => {
+      const terms = parseSearch(request.query.query ?? '');
+      const found = search(team, terms, after);
+      return found.at(-1) ?? null;
+    });
+  });
+}
+
+/** A wait, as both APIs answer it: the email in `shape`, or 400 / 429 / 504 with a sentence. */
+export async function waitAnswer<T extends object>(
+  request: FastifyRequest<{ Querystring: Record<string, string> }>,
+  reply: FastifyReply,
+  waits: WaitRoom,
+  find: (team: TeamStore, after: number) => StoredEmail | null,
+  shape: (team: TeamStore, email: StoredEmail) => Promise<T> | T = ((team: TeamStore, email: StoredEmail) => detail(team, { email, rows: rowsOf(team, email) })) as unknown as (team: TeamStore, email: StoredEmail) => Promise<T>,
+): Promise<unknown> {
+  const team = request.team;
+  const asked = readWaitQuery(request.query, team.cursor());
+  if (!asked.ok) return reply.code(400).type('application/json; charset=utf-8').send({ message: asked.message });
+  const after = asked.after ?? team.cursor();
+  const aborted = new AbortController();
+  request.raw.once('close', () => aborted.abort());
+  reply.raw.once('close', () => aborted.abort());
+  let email: StoredEmail | null;
+  try {
+    email = await waits.wait({ teamId: team.id, client: request.ip, timeoutMs: asked.timeoutMs, signal: aborted.signal }, () => find(team, after));
+  } catch (error) {
+    if (error instanceof TooManyWaits) return reply.code(429).type('application/json; charset=utf-8').send({ message: error.message });
+    throw error;
+  }
+  if (email === null) {
+    if (aborted.signal.aborted) return reply;
+    return reply
+      .code(504)
+      .type('application/json; charset=utf-8')
+      .send({ message: `No email matching the wait arrived within ${asked.timeoutMs / 1000} s.`, cursor: String(after) });
+  }
+  return shape(team, email);
+}
