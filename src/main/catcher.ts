@@ -24,6 +24,8 @@ function serviceConfig(settings: CatcherSettings, password: string | null, dataD
     teamId: 'this-computer',
     dataDir: join(dataDir, 'mail'),
     smtp: { host: settings.host, port: settings.port, tlsPort: settings.tlsPort, auth, requireAuth: settings.requireAuth },
+    // Loopback only: a test suite on this computer reaches it, nothing else does.
+    ...(settings.apiPort !== null ? { api: { host: '127.0.0.1', port: settings.apiPort } } : {}),
     retention: { ...(settings.keep !== null ? { keep: settings.keep } : {}), ...(settings.keepDays !== null ? { days: settings.keepDays } : {}) },
   };
 }
@@ -34,6 +36,8 @@ export class Catcher {
   private configKey = '';
   private current: CatcherState;
   private stopArrivals: (() => void) | null = null;
+  /** The API's token, held here for copyCatcherToken: never in the state the renderer sees. */
+  private token: string | null = null;
   private readonly changeListeners = new Set<(state: CatcherState) => void>();
   private readonly arrivalListeners = new Set<(ids: string[]) => void>();
 
@@ -78,23 +82,24 @@ export class Catcher {
     await this.stop();
     this.configKey = key;
     if (!settings.enabled) {
-      this.set({ status: 'off', smtp: null, error: null });
+      this.set({ status: 'off', smtp: null, error: null, api: null });
       return;
     }
     const service = localService(this.options.workerPath, config, 'This computer');
     this.service = service;
-    this.set({ status: 'starting', smtp: null, error: null });
+    this.set({ status: 'starting', smtp: null, error: null, api: null });
     try {
-      await service.start();
+      const connection = await service.start();
       if (this.service !== service) return;
+      this.token = settings.apiPort !== null ? connection.token : null;
       this.stopArrivals = service.onArrival((ids) => {
         for (const listener of this.arrivalListeners) listener(ids);
       });
-      this.set({ status: 'listening', smtp: service.smtp(), error: null });
+      this.set({ status: 'listening', smtp: service.smtp(), error: null, api: service.api() });
     } catch (error) {
       if (this.service !== service) return;
       this.service = null;
-      this.set({ status: 'failed', smtp: null, error: error instanceof Error ? error.message : String(error) });
+      this.set({ status: 'failed', smtp: null, error: error instanceof Error ? error.message : String(error), api: null });
     }
   }
 
@@ -106,7 +111,13 @@ export class Catcher {
     return this.service.start();
   }
 
+  /** The token a test suite puts in its Authorization header, while the API answers. */
+  apiToken(): string | null {
+    return this.current.api && 'url' in this.current.api ? this.token : null;
+  }
+
   async stop(): Promise<void> {
+    this.token = null;
     this.stopArrivals?.();
     this.stopArrivals = null;
     const service = this.service;

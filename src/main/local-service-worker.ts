@@ -9,11 +9,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { randomToken, startReferenceService, type RunningService } from '../server/index.ts';
+import { keptToken } from '../server/catcher-api/token.ts';
 import { selfSignedCertificate } from '../server/self-signed.ts';
 import type { LocalServiceConfig, LocalServiceMessage } from './local-service.ts';
 
 const config = workerData as LocalServiceConfig;
-const team = { id: config.teamId, token: randomToken() };
+// A catcher with an API for tests keeps its token beside its mail: a suite's config outlives a restart.
+const team = { id: config.teamId, token: config.api ? keptToken(config.dataDir) : randomToken() };
 const post = (message: LocalServiceMessage) => parentPort!.postMessage(message);
 
 /** The catcher's certificate: made once, kept beside its mail. */
@@ -38,6 +40,7 @@ try {
     ...(config.dataDir ? { dataDir: config.dataDir } : {}),
     ...(config.retention ? { retention: config.retention } : {}),
     rateLimit: 0,
+    ...(config.api ? { catcher: true, publicApi: config.api } : {}),
     ...(smtp
       ? {
           smtpPort: smtp.port,
@@ -59,6 +62,16 @@ try {
 }
 if (running) serve(running);
 
+/** The API for tests, in words: a port taken is said, and the catcher catches all the same. */
+function apiState(running: RunningService): { url: string } | { error: string } | null {
+  const api = running.publicApi;
+  if (api === null || 'url' in api) return api;
+  const port = config.api?.port;
+  if (api.error.code === 'EADDRINUSE') return { error: `Port ${port} is in use by another program (Mailpit?): the API for tests is off until you choose another port.` };
+  if (api.error.code === 'EACCES') return { error: `Port ${port} needs more rights than this user has: choose one above 1023.` };
+  return { error: `The API for tests could not start: ${api.error.message}` };
+}
+
 function serve(running: RunningService): void {
 running.service.onArrival((teamId, emails) => post({ type: 'arrived', teamId, ids: emails.map((email) => email.id) }));
 post({
@@ -68,6 +81,7 @@ post({
   token: team.token,
   threadId,
   smtp: running.smtpPort === null ? null : { host: running.smtpHost!, port: running.smtpPort, tlsPort: running.smtpTlsPort },
+  api: apiState(running),
 });
 parentPort!.on('message', (message: unknown) => {
   if (message !== 'stop') return;

@@ -18,10 +18,15 @@ export interface LocalServiceConfig {
   dataDir?: string;
   smtp?: { host: string; port: number; tlsPort: number | null; auth: SmtpAuth; requireAuth: boolean };
   retention?: Retention;
+  /** The catcher's API for tests and agents on a fixed address too (its token kept in dataDir). */
+  api?: { host: string; port: number };
 }
 
+/** Where the API for tests and agents answers, or why it does not (one sentence). */
+export type PublicApi = { url: string } | { error: string } | null;
+
 export type LocalServiceMessage =
-  | { type: 'ready'; baseUrl: string; teamId: string; token: string; threadId: number; smtp: { host: string; port: number; tlsPort: number | null } | null }
+  | { type: 'ready'; baseUrl: string; teamId: string; token: string; threadId: number; smtp: { host: string; port: number; tlsPort: number | null } | null; api: PublicApi }
   | { type: 'failed'; code: string | null; port: number | null; message: string }
   | { type: 'arrived'; teamId: string; ids: string[] };
 
@@ -35,6 +40,8 @@ export interface LocalService {
   onArrival: (listener: (ids: string[]) => void) => () => void;
   /** The worker thread the service runs on, once started. */
   threadId: () => number | null;
+  /** Where its API for tests and agents answers, once started. */
+  api: () => PublicApi;
 }
 
 /** A start that failed, in one sentence a user can act on. */
@@ -103,6 +110,7 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
       return () => listeners.delete(listener);
     },
     threadId: () => started?.threadId ?? null,
+    api: () => started?.api ?? null,
   };
 }
 

@@ -44,6 +44,7 @@ export const METHODS = [
   'newAddress',
   'stopWatch',
   'copyNewestCode',
+  'copyCatcherToken',
   'getLoopState',
   'installUpdate',
 ] as const;

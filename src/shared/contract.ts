@@ -212,6 +212,7 @@ export const contract = {
       keep: z.number().int().min(1).max(10_000_000).nullable().optional(),
       keepDays: z.number().int().min(1).max(36_500).nullable().optional(),
       addressPattern: z.string().min(3).max(200).optional(),
+      apiPort: z.number().int().min(1).max(65535).nullable().optional(),
     })
     .strict(),
   /**
@@ -226,6 +227,8 @@ export const contract = {
   stopWatch: z.object({ address: z.string().min(3).max(320) }).strict(),
   /** The newest email's code (else its main link) to the clipboard, as the global shortcut does. */
   copyNewestCode: None,
+  /** This computer's API token to the clipboard, by main: the renderer never holds it. */
+  copyCatcherToken: None,
   getLoopState: None,
   /** Restart into a downloaded update: only ever on the user's word. */
   installUpdate: None,
@@ -450,6 +453,7 @@ export interface Results {
   newAddress: { address: string; until: number };
   stopWatch: LoopState;
   copyNewestCode: { copied: { kind: 'code' | 'link'; text: string } | null };
+  copyCatcherToken: { copied: boolean };
   getLoopState: LoopState;
   installUpdate: null;
 }

@@ -34,7 +34,7 @@ describe('This computer, the catcher in main', () => {
   });
 
   it('catches mail over STARTTLS, tells main of each arrival, and keeps it across a restart', async () => {
-    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0 };
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0, apiPort: 0 };
     const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'one') }, settings, false);
     const heard: string[][] = [];
     catcher.onArrival((ids) => heard.push(ids));
@@ -56,11 +56,51 @@ describe('This computer, the catcher in main', () => {
     }
   });
 
+  it('serves the API for tests on its own port with a token kept beside the mail, copied only by main', async () => {
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0, apiPort: 0 };
+    const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'api') }, settings, false);
+    try {
+      await catcher.apply(settings, null, false);
+      const api = catcher.state.api as { url: string };
+      expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const token = catcher.apiToken()!;
+      // The state the renderer is sent holds no token.
+      expect(JSON.stringify(catcher.state)).not.toContain(token);
+      expect((await readFile(join(dir, 'api', 'mail', 'api-token'), 'utf8')).trim()).toBe(token);
+      await send(catcher.state.smtp!.port, 'Your code is 551234');
+      const latest = await fetch(`${api.url}/api/v1/message/latest`, { headers: { Authorization: `Basic ${Buffer.from(`anyone:${token}`).toString('base64')}` } });
+      expect(((await latest.json()) as { Subject: string }).Subject).toBe('Your code is 551234');
+      expect((await fetch(`${api.url}/api/v1/messages`)).status).toBe(401);
+      // The same token after a restart: a suite's config keeps working.
+      await catcher.stop();
+      await catcher.apply({ ...settings, keep: 400 }, null, false);
+      expect(catcher.apiToken()).toBe(token);
+      // Its API port taken (Mailpit running?): said in a sentence, and the catcher still catches.
+      await catcher.apply({ ...settings, apiPort: taken }, null, false);
+      expect(catcher.state.status).toBe('listening');
+      expect(catcher.state.api).toEqual({ error: `Port ${taken} is in use by another program (Mailpit?): the API for tests is off until you choose another port.` });
+      expect(catcher.apiToken()).toBeNull();
+      await send(catcher.state.smtp!.port, 'Still caught');
+      const subjects = (await new ServiceClient(await catcher.connection()).listEmails({}, { fresh: true })).data.map((e) => e.subject);
+      expect(subjects).toContain('Still caught');
+      // Off: no API, no token.
+      await catcher.apply({ ...settings, apiPort: null }, null, false);
+      expect(catcher.state.api).toBeNull();
+      expect(catcher.apiToken()).toBeNull();
+    } finally {
+      await catcher.stop();
+      squatter.close();
+    }
+  });
+
   it('says in one sentence when its port is taken, and starts on another once told', async () => {
     const squatter: Server = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     const taken = (squatter.address() as { port: number }).port;
-    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: taken };
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: taken, apiPort: 0 };
     const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'two') }, settings, false);
     try {
       await catcher.apply(settings, null, false);
@@ -76,7 +116,7 @@ describe('This computer, the catcher in main', () => {
   });
 
   it('applies new settings by starting again: only the configured login is taken, and the newest N are kept', async () => {
-    const base: CatcherSettings = { ...DEFAULT_CATCHER, port: 0 };
+    const base: CatcherSettings = { ...DEFAULT_CATCHER, port: 0, apiPort: 0 };
     const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'three') }, base, false);
     try {
       await catcher.apply({ ...base, auth: { user: 'app' }, requireAuth: true, keep: 2 }, 's3cret', true);
@@ -103,7 +143,7 @@ describe('the README’s minute with the catcher', () => {
     const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replace(/^ {3}/gm, '');
     expect(block).toContain('smtp://127.0.0.1:1025');
     const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-readme-'));
-    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0 };
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0, apiPort: 0 };
     const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'catcher') }, settings, false);
     await catcher.apply(settings, null, false);
     try {

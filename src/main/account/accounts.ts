@@ -68,6 +68,7 @@ const CatcherSettingsSchema = z
     keep: z.number().int().min(1).max(10_000_000).nullable(),
     keepDays: z.number().int().min(1).max(36_500).nullable(),
     addressPattern: z.string().min(3).max(200),
+    apiPort: Port.nullable(),
   })
   .strict();
 /** Files from before the catcher, or from before one of its settings, load with the defaults for what they lack. */

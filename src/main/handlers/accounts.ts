@@ -19,6 +19,7 @@ export type AccountHandlers = Pick<
   | 'getSettings'
   | 'updateSettings'
   | 'updateCatcher'
+  | 'copyCatcherToken'
   | 'openExternal'
   | 'getAppInfo'
   | 'installUpdate'
@@ -67,6 +68,11 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
       deps.snapshots?.forget(id);
       if (session.activeKey === id || accounts.activeId === null) endSession();
       return announce();
+    },
+    copyCatcherToken: async () => {
+      const token = deps.catcher?.apiToken() ?? null;
+      if (token !== null) deps.copyText?.(token);
+      return { copied: token !== null && deps.copyText !== undefined };
     },
     updateCatcher: async ({ password, ...patch }) => {
       const settings = await accounts.updateCatcher(patch, password);

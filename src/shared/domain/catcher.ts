@@ -27,6 +27,8 @@ export interface CatcherSettings {
   keepDays: number | null;
   /** Fresh addresses (N) are made at this domain, or by the user's pattern (`qa+{random}@myapp.test`). */
   addressPattern: string;
+  /** The API for tests and agents (Mailpit's routes, the wait, /mcp) on 127.0.0.1 at this port; null: off. */
+  apiPort: number | null;
 }
 
 export const DEFAULT_CATCHER: CatcherSettings = {
@@ -39,6 +41,8 @@ export const DEFAULT_CATCHER: CatcherSettings = {
   keep: 500,
   keepDays: null,
   addressPattern: '{random}@inbox-desk.test',
+  // Mailpit's port: a suite configured for Mailpit points here unchanged.
+  apiPort: 8025,
 };
 
 export type CatcherStatus = 'off' | 'starting' | 'listening' | 'failed';
@@ -53,6 +57,17 @@ export interface CatcherState {
   error: string | null;
   /** A password is set for the `auth` user (sealed in main; never sent here). */
   hasPassword: boolean;
+  /** Where the API for tests and agents answers (its token stays in main: copyCatcherToken), or why it does not. */
+  api?: { url: string } | { error: string } | null;
+}
+
+/** What a test suite or an agent is given to reach This computer's API (the token is copied by main). */
+export function apiRows(url: string): { label: string; value: string }[] {
+  return [
+    { label: 'Mailpit API', value: `${url}/api/v1` },
+    { label: 'Wait for an email', value: `${url}/api/teams/${CATCHER_ID}/emails/wait?inbox=you@inbox-desk.test&timeout=30` },
+    { label: 'MCP (streamable HTTP)', value: `${url}/mcp` },
+  ];
 }
 
 export const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { CATCHER_ID, isLoopbackHost, type CatcherState } from '../../../../shared/domain/catcher.ts';
 import { useStore } from '../../store.ts';
+import { ApiForTests } from './ApiForTests.tsx';
 import { SmtpInstructions } from './SmtpInstructions.tsx';
 
 const STATUS: Record<CatcherState['status'], string> = {
@@ -22,6 +23,7 @@ interface Draft {
   keep: string;
   keepDays: string;
   addressPattern: string;
+  apiPort: string;
 }
 
 function draftOf(state: CatcherState): Draft {
@@ -38,6 +40,7 @@ function draftOf(state: CatcherState): Draft {
     keep: settings.keep === null ? '' : String(settings.keep),
     keepDays: settings.keepDays === null ? '' : String(settings.keepDays),
     addressPattern: settings.addressPattern,
+    apiPort: settings.apiPort === null ? '' : String(settings.apiPort),
   };
 }
 
@@ -61,6 +64,10 @@ export function CatcherSettings() {
     const tlsPort = draft.tls ? whole(draft.tlsPort) : null;
     if (port === null || port < 1 || port > 65535) return setProblem('The port is a number from 1 to 65535 (1025 is what catchers use).');
     if (draft.tls && (tlsPort === null || tlsPort < 1 || tlsPort > 65535 || tlsPort === port)) return setProblem('The TLS port is another number from 1 to 65535.');
+    const apiPort = draft.apiPort.trim() === '' ? null : whole(draft.apiPort);
+    if (draft.apiPort.trim() !== '' && (apiPort === null || apiPort < 1 || apiPort > 65535 || apiPort === port || apiPort === tlsPort)) {
+      return setProblem('The API port is another number from 1 to 65535 (8025 is Mailpit’s), or empty to turn the API off.');
+    }
     if (draft.login === 'user' && !draft.user.trim()) return setProblem('Give the user your app logs in as.');
     if (draft.login === 'user' && !draft.password && !state.hasPassword) return setProblem('Give the password your app logs in with.');
     setProblem(null);
@@ -74,6 +81,7 @@ export function CatcherSettings() {
       keep: whole(draft.keep),
       keepDays: whole(draft.keepDays),
       addressPattern: draft.addressPattern.trim() || state.settings.addressPattern,
+      apiPort,
     });
     if (ok) setDraft(null);
   };
@@ -103,6 +111,7 @@ export function CatcherSettings() {
         )}
       </p>
       <SmtpInstructions state={state} />
+      <ApiForTests state={state} />
       <form aria-label="Catcher settings" onSubmit={(e) => void apply(e)} className="catcher-form">
         <label>
           SMTP port
@@ -155,6 +164,10 @@ export function CatcherSettings() {
         <label>
           Delete after (days; empty keeps them)
           <input inputMode="numeric" value={draft.keepDays} onChange={(e) => change({ keepDays: e.target.value })} />
+        </label>
+        <label>
+          API port for tests and agents (on 127.0.0.1; empty turns it off)
+          <input inputMode="numeric" value={draft.apiPort} onChange={(e) => change({ apiPort: e.target.value })} />
         </label>
         <label>
           Fresh addresses (N) look like

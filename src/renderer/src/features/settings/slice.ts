@@ -74,6 +74,8 @@ export interface SettingsSlice {
   updateSettings: (patch: Partial<Settings>) => Promise<void>;
   /** "This computer": its settings (a password goes to main, which seals it). */
   updateCatcher: (patch: Args['updateCatcher']) => Promise<boolean>;
+  /** This computer's API token to the clipboard: main copies it, this side never holds it. */
+  copyCatcherToken: () => Promise<void>;
   /** Restarts into the downloaded update (main quits and installs). */
   installUpdate: () => void;
 }
@@ -216,6 +218,15 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
   removeAccount: async (id) => {
     try {
       get().setAccounts(await call('removeAccount', { id }));
+    } catch (error) {
+      get().notify(asBridgeError(error));
+    }
+  },
+
+  copyCatcherToken: async () => {
+    try {
+      const { copied } = await call('copyCatcherToken', undefined);
+      get().notify(copied ? 'Copied the API token: send it as Authorization: Bearer <token>, or as the password of HTTP Basic with any user.' : 'The API for tests is not answering: there is no token to copy.');
     } catch (error) {
       get().notify(asBridgeError(error));
     }
