@@ -5,9 +5,8 @@
  * over real SMTP, and plain fetch for the wait. Against the reference service
  * in process and against `npm run catch` as a user starts it.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,7 +16,7 @@ import { MailpitClient } from 'mailpit-api';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
-import { serverNodeArgs } from '../support/server-command.ts';
+import { startCatch, type RunningCatch } from '../support/catch-command.ts';
 
 const run = promisify(execFile);
 const TOKEN = 'catcher-test-token-0123456789';
@@ -243,43 +242,17 @@ catcherSuite(
   () => service.close(),
 );
 
-let catchProcess: ChildProcess;
-let dataDir: string;
+let running: RunningCatch;
 catcherSuite(
   'npm run catch',
   async () => {
-    await run('npm', ['run', 'build:server', '--silent']);
-    dataDir = await mkdtemp(join(tmpdir(), 'catch-'));
-    const script = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.catch!;
-    const flags = script.slice(script.indexOf('-- ') + 3).split(/\s+/);
-    // As `npm run catch -- --port 0 --smtp-port 0 --data DIR` would run it (free ports: other suites use 8025).
-    catchProcess = spawn(process.execPath, [...serverNodeArgs(), ...flags, '--port', '0', '--smtp-port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm run catch did not start: ${output}`)), 20_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/SMTP: +\S+:\d+/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      catchProcess.stdout!.on('data', onData);
-      catchProcess.stderr!.on('data', onData);
-      catchProcess.once('exit', (code) => reject(new Error(`npm run catch exited ${code}: ${output}`)));
-    });
-    const api = /Base URL: (http:\/\/[\d.:]+)\/api\/teams\/this-computer/.exec(output)![1]!;
-    const token = /Token: +(\S+)/.exec(output)![1]!;
-    // The token is kept beside the mail, for this user only, and the same after a restart.
-    expect((await readFile(join(dataDir, 'api-token'), 'utf8')).trim()).toBe(token);
-    expect(output).toContain(`Mail:     ${dataDir} (the newest 500 kept)`);
-    return { api, smtpPort: Number(/SMTP: +\S+:(\d+)/.exec(output)![1]), token, team: 'this-computer' };
+    running = await startCatch();
+    // The token is kept beside the mail, and the folder is said.
+    expect((await readFile(join(running.dataDir, 'api-token'), 'utf8')).trim()).toBe(running.token);
+    expect(running.output).toContain(`Mail:     ${running.dataDir} (the newest 500 kept)`);
+    return { api: running.api, smtpPort: running.smtpPort, token: running.token, team: 'this-computer' };
   },
-  async () => {
-    catchProcess?.kill('SIGTERM');
-    await new Promise((resolve) => catchProcess?.once('exit', resolve));
-    await rm(dataDir, { recursive: true, force: true });
-  },
+  () => running.stop(),
 );
 
 describe('npm run mcp (stdio)', () => {
