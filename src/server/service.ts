@@ -120,16 +120,22 @@ export class ReferenceService {
     const createdAt = options.seeded ? (parsed.date ?? new Date()) : new Date();
     // Seeds run one after another before the service listens: nothing to group.
     const commit = <T>(work: () => T): Promise<T> => (options.seeded ? Promise.resolve(team.transaction(work)) : team.inNextCommit(work));
-    const stored = await commit(() =>
-      recipients.map((inbox) =>
-        team.addEmail(raw, parsed, {
-          inbox,
-          createdAt,
-          id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
-          names: serverWire(this.options.flavor).record.addressNames,
-        }),
-      ),
-    );
+    // One delivery: the rows after the first carry its number, so a catcher lists the message once.
+    const stored = await commit(() => {
+      const rows: StoredEmail[] = [];
+      for (const inbox of recipients) {
+        rows.push(
+          team.addEmail(raw, parsed, {
+            inbox,
+            createdAt,
+            id: options.idSeed ? uuidFromName(`${options.idSeed}:${inbox}`) : undefined,
+            names: serverWire(this.options.flavor).record.addressNames,
+            ...(rows[0] ? { delivery: rows[0].delivery } : {}),
+          }),
+        );
+      }
+      return rows;
+    });
     if (!options.seeded) {
       this.prune(team.id);
       for (const listener of this.arrivals) listener(team.id, stored);

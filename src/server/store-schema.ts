@@ -33,13 +33,17 @@ CREATE TABLE IF NOT EXISTS emails (
   -- index and a scan fold every letter alike (SQLite's lower() folds ASCII only).
   folded_subject TEXT NOT NULL DEFAULT '',
   folded_sender TEXT NOT NULL DEFAULT '',
-  folded_inbox TEXT NOT NULL DEFAULT ''
+  folded_inbox TEXT NOT NULL DEFAULT '',
+  -- The delivery a row came in with (one SMTP message to To, Cc and Bcc is a row per recipient):
+  -- the first row's seq on the others, NULL on the first (its own seq is its delivery).
+  delivery INTEGER
 );
 CREATE INDEX IF NOT EXISTS emails_newest ON emails (created_at DESC, id);
 CREATE INDEX IF NOT EXISTS emails_inbox ON emails (inbox, created_at DESC, id);
 CREATE INDEX IF NOT EXISTS emails_sender ON emails (sender, created_at DESC, id);
 CREATE INDEX IF NOT EXISTS emails_unread ON emails (created_at DESC, id) WHERE read_at IS NULL;
 CREATE INDEX IF NOT EXISTS emails_favorite ON emails (created_at DESC, id) WHERE favorite = 1;
+CREATE INDEX IF NOT EXISTS emails_delivery ON emails (coalesce(delivery, seq));
 CREATE TABLE IF NOT EXISTS contents (
   seq INTEGER PRIMARY KEY,
   raw BLOB NOT NULL,
@@ -104,6 +108,13 @@ export function reuseNoRowNumbers(db: DatabaseSync): void {
     db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/** A database written before deliveries were recorded gets the column: each row of it is a delivery of its own. */
+export function addDeliveryColumn(db: DatabaseSync): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('emails')").all() as { name: string }[];
+  if (columns.length === 0 || columns.some((column) => column.name === 'delivery')) return;
+  db.exec('ALTER TABLE emails ADD COLUMN delivery INTEGER');
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AutomationInput } from '../shared/domain/automation.ts';
 import { LruCache } from '../shared/lru.ts';
 import { uuidFromName } from './ids.ts';
 import { startCheckpointer } from './store-checkpointer.ts';
-import { addFoldedColumns, reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
+import { addDeliveryColumn, addFoldedColumns, reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
 import { searchPhrase, TRIGRAMS_ASKED, trigramsOf } from './search-plan.ts';
 import { foldCase } from './case-fold.ts';
 import { longestPiece, wildcardMatch } from './wildcard.ts';
@@ -56,6 +56,8 @@ export interface StoredEmail {
   hasText: boolean;
   size: number;
   attachments: StoredAttachment[];
+  /** The delivery it came in with: the rows of one message sent to several recipients share it. */
+  delivery: number;
 }
 
 export interface StoredContent {
@@ -106,6 +108,7 @@ interface EmailRow {
   size: number;
   carbon_copies: string;
   attachments: string;
+  delivery: number | null;
   s_id: string;
   s_name: string;
   s_created: number;
@@ -146,6 +149,7 @@ export class TeamStore {
     this.db.function('fold_case', { deterministic: true }, (text) => foldCase(String(text)));
     reuseNoRowNumbers(this.db);
     addFoldedColumns(this.db);
+    addDeliveryColumn(this.db);
     this.db.exec(SCHEMA);
     // How many emails hold a trigram (searchMatch); temp: nothing of it is stored.
     this.db.exec("CREATE VIRTUAL TABLE temp.email_search_vocab USING fts5vocab(main, 'email_search', 'row')");
@@ -354,7 +358,7 @@ export class TeamStore {
   addEmail(
     raw: Buffer,
     parsed: ParsedMessage,
-    options: { inbox: string; createdAt: Date; id?: string; read?: Date | null; favorite?: boolean; names?: 'fill' | 'latest' },
+    options: { inbox: string; createdAt: Date; id?: string; read?: Date | null; favorite?: boolean; names?: 'fill' | 'latest'; delivery?: number },
   ): StoredEmail {
     const createdAt = options.createdAt;
     const inbox = options.inbox.toLowerCase();
@@ -374,8 +378,8 @@ export class TeamStore {
       const sender = this.address(parsed.sender.address, parsed.sender.name, createdAt, options.names);
       const inboxAddress = this.address(inbox, inboxName, createdAt, options.names);
       const { lastInsertRowid } = this.sql(
-        `INSERT INTO emails (id, inbox, sender, subject, created_at, read_at, favorite, has_html, has_text, size, carbon_copies, attachments, folded_subject, folded_sender, folded_inbox)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO emails (id, inbox, sender, subject, created_at, read_at, favorite, has_html, has_text, size, carbon_copies, attachments, folded_subject, folded_sender, folded_inbox, delivery)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
         inbox,
@@ -392,6 +396,7 @@ export class TeamStore {
         foldCase(parsed.subject),
         foldCase(senderAddress),
         foldCase(inbox),
+        options.delivery ?? null,
       );
       this.sql('INSERT INTO contents (seq, raw, html, text) VALUES (?, ?, ?, ?)').run(lastInsertRowid, raw, parsed.html, parsed.text);
       return {
@@ -407,6 +412,7 @@ export class TeamStore {
         hasText: parsed.text !== null,
         size: raw.length,
         attachments: attachments.map((a) => ({ ...a, createdAt })),
+        delivery: options.delivery ?? Number(lastInsertRowid),
       };
     });
     this.scheduleIndexing();
@@ -443,6 +449,26 @@ export class TeamStore {
   /** The cursor an email was stored at (its place in the order of arrival), or null. */
   cursorOf(id: string): number | null {
     return (this.sql('SELECT seq FROM emails WHERE id = ?').get(id) as { seq: number } | undefined)?.seq ?? null;
+  }
+
+  /**
+   * Deliveries newest first (a message as it was sent: its rows, one per
+   * recipient, in the order they were stored), and how many there are.
+   */
+  deliveryPage(offset: number, limit: number, only: { unread?: boolean } = {}): { deliveries: StoredEmail[][]; total: number } {
+    const where = only.unread ? 'WHERE e.read_at IS NULL' : '';
+    const { total } = this.sql(`SELECT count(DISTINCT coalesce(e.delivery, e.seq)) AS total FROM emails e ${where}`).get() as { total: number };
+    const picked = this.sql(`SELECT coalesce(e.delivery, e.seq) AS d FROM emails e ${where} GROUP BY d ORDER BY max(e.created_at) DESC, d DESC LIMIT ? OFFSET ?`).all(limit, offset) as { d: number }[];
+    return { deliveries: this.deliveries(picked.map((p) => p.d)), total };
+  }
+
+  /** Every row of these deliveries, grouped, in the order asked. */
+  deliveries(numbers: number[]): StoredEmail[][] {
+    if (numbers.length === 0) return [];
+    const rows = this.sql(`SELECT ${EMAIL_COLUMNS} WHERE coalesce(e.delivery, e.seq) IN (SELECT value FROM json_each(?)) ORDER BY e.seq`).all(JSON.stringify(numbers)) as unknown as EmailRow[];
+    const byDelivery = new Map<number, StoredEmail[]>(numbers.map((n) => [n, []]));
+    for (const row of rows) byDelivery.get(row.delivery ?? row.seq)?.push(toEmail(row));
+    return numbers.map((n) => byDelivery.get(n)!).filter((group) => group.length > 0);
   }
 
   /** The first email to arrive after `after` that matches: the answer to a wait. */
@@ -639,6 +665,7 @@ function toEmail(row: EmailRow): StoredEmail {
     hasText: row.has_text === 1,
     size: row.size,
     attachments,
+    delivery: row.delivery ?? row.seq,
   };
 }
 

@@ -101,36 +101,43 @@ interface Found {
 
 /**
  * The service stores one email per recipient (the API document's model); Mailpit lists a message
- * once. Rows of one SMTP transaction share their arrival, sender, size and subject: they are one
- * message here, shown by its first row, with every recipient its headers did not name as a Bcc.
+ * once. The rows of one SMTP delivery share its number: one message here, shown by its first row,
+ * with every recipient its headers did not name as a Bcc.
  */
 export interface Message {
   email: StoredEmail;
   rows: StoredEmail[];
 }
 
-const messageKey = (email: StoredEmail) => `${email.createdAt.getTime()}\u0000${email.sender.email}\u0000${email.size}\u0000${email.subject}`;
-
+/** Rows grouped by their delivery, in the order their first row comes. */
 export function messagesOf(emails: StoredEmail[]): Message[] {
-  const byKey = new Map<string, Message>();
+  const byDelivery = new Map<number, Message>();
   for (const email of emails) {
-    const key = messageKey(email);
-    const known = byKey.get(key);
+    const known = byDelivery.get(email.delivery);
     if (known) known.rows.push(email);
-    else byKey.set(key, { email, rows: [email] });
+    else byDelivery.set(email.delivery, { email, rows: [email] });
   }
-  return [...byKey.values()];
+  return [...byDelivery.values()];
 }
 
-/** Every row of the message an ID names (its own row, and those it was stored with). */
-function rowsOf(team: TeamStore, email: StoredEmail): StoredEmail[] {
-  const same = team.query({ since: new Date(email.createdAt.getTime() - 1), until: new Date(email.createdAt.getTime() + 1) });
-  return same.filter((row) => messageKey(row) === messageKey(email));
+/** The messages as Mailpit answers them: each with every row of its delivery (the Bcc come from them). */
+function whole(team: TeamStore, messages: Message[]): Message[] {
+  return team.deliveries(messages.map((m) => m.email.delivery)).map((rows) => ({ email: rows[0]!, rows }));
 }
 
-/** Every email a query matches, newest first (all of them when the query is empty). */
+/**
+ * The longest positive term the store's own index can narrow by (an address or a subject; it
+ * holds the inboxes, senders and subjects), so a search among 100,000 reads a few rows, not all.
+ */
+function narrowing(terms: SearchTerm[]): string | undefined {
+  const usable = terms.filter((t) => !t.negated && t.value.length >= 3 && (t.field === 'subject' || (['to', 'cc', 'bcc', 'from'].includes(t.field) && t.value.includes('@'))));
+  return usable.sort((a, b) => b.value.length - a.value.length)[0]?.value;
+}
+
+/** Every row a query matches, newest first (all of them when the query is empty). */
 function search(team: TeamStore, terms: SearchTerm[], after?: number): StoredEmail[] {
-  const emails = team.query(after === undefined ? {} : { after });
+  const search = narrowing(terms);
+  const emails = team.query({ ...(after === undefined ? {} : { after }), ...(search ? { search } : {}) });
   if (terms.length === 0) return emails;
   return emails.filter((email) => {
     const facts = () => factsOf(team, email);
@@ -159,7 +166,7 @@ function listBody(team: TeamStore, found: Found, start: number, all: { total: nu
   };
 }
 
-const whole = (value: unknown, fallback: number) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback);
+const count = (value: unknown, fallback: number) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback);
 const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send('ok');
 const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('message not found');
 const badRequest = (reply: FastifyReply, message: string) => reply.code(400).type('text/plain; charset=utf-8').send(message);
@@ -167,7 +174,7 @@ const badRequest = (reply: FastifyReply, message: string) => reply.code(400).typ
 /** `latest` or an ID: the message, or null. */
 function messageById(team: TeamStore, id: string): Message | null {
   const email = id === 'latest' ? (team.page({}, 0, 1).emails[0] ?? null) : team.getEmail(id);
-  return email ? { email, rows: rowsOf(team, email) } : null;
+  return email ? (whole(team, [{ email, rows: [email] }])[0] ?? null) : null;
 }
 
 const emailById = (team: TeamStore, id: string): StoredEmail | null => messageById(team, id)?.email ?? null;
@@ -184,10 +191,7 @@ function idsOf(body: unknown): string[] | null {
 }
 
 export async function mailpitRoutes(app: FastifyInstance, options: { waits: WaitRoom }): Promise<void> {
-  const counts = (team: TeamStore) => {
-    const all = messagesOf(team.query({}));
-    return { total: all.length, unread: all.filter((m) => m.email.read === null).length, all };
-  };
+  const counts = (team: TeamStore) => ({ total: team.deliveryPage(0, 0).total, unread: team.deliveryPage(0, 0, { unread: true }).total });
   const unreadOf = (messages: Message[]) => messages.filter((m) => m.email.read === null).length;
 
   app.get('/api/v1/info', async (request) => {
@@ -207,19 +211,20 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
 
   app.get<{ Querystring: Record<string, string> }>('/api/v1/messages', async (request) => {
     const team = request.team;
-    const start = whole(request.query.start, 0);
-    const limit = Math.max(1, whole(request.query.limit, 50));
+    const start = count(request.query.start, 0);
+    const limit = Math.max(1, count(request.query.limit, 50));
     const all = counts(team);
-    return listBody(team, { messages: all.all.slice(start, start + limit), total: all.total }, start, all, all.unread);
+    const page = team.deliveryPage(start, limit).deliveries.map((rows) => ({ email: rows[0]!, rows }));
+    return listBody(team, { messages: page, total: all.total }, start, all, all.unread);
   });
 
   app.get<{ Querystring: Record<string, string> }>('/api/v1/search', async (request, reply) => {
     const team = request.team;
     if (!request.query.query) return badRequest(reply, 'query is required: a Mailpit search, such as to:you@example.test');
-    const start = whole(request.query.start, 0);
-    const limit = Math.max(1, whole(request.query.limit, 50));
+    const start = count(request.query.start, 0);
+    const limit = Math.max(1, count(request.query.limit, 50));
     const found = messagesOf(search(team, parseSearch(request.query.query)));
-    return listBody(team, { messages: found.slice(start, start + limit), total: found.length }, start, counts(team), unreadOf(found));
+    return listBody(team, { messages: whole(team, found.slice(start, start + limit)), total: found.length }, start, counts(team), unreadOf(found));
   });
 
   app.put('/api/v1/messages', async (request, reply) => {
@@ -230,7 +235,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
     const targets = ids
       ? ids.flatMap((id) => messageById(team, id)?.rows ?? [])
       : typeof body.Search === 'string' && body.Search
-        ? messagesOf(search(team, parseSearch(body.Search))).flatMap((m) => m.rows)
+        ? whole(team, messagesOf(search(team, parseSearch(body.Search)))).flatMap((m) => m.rows)
         : team.query({});
     team.transaction(() => {
       for (const row of targets) team.updateEmail(row.id, { read });
@@ -252,7 +257,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
   app.delete<{ Querystring: Record<string, string> }>('/api/v1/search', async (request, reply) => {
     const team = request.team;
     if (!request.query.query) return badRequest(reply, 'query is required: a Mailpit search, such as to:you@example.test');
-    const rows = messagesOf(search(team, parseSearch(request.query.query))).flatMap((m) => rowsOf(team, m.email));
+    const rows = whole(team, messagesOf(search(team, parseSearch(request.query.query)))).flatMap((m) => m.rows);
     team.transaction(() => rows.forEach((row) => team.deleteEmail(row.id)));
     return ok(reply);
   });
@@ -295,7 +300,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
     const email = emailById(request.team, request.params.id);
     const raw = email ? request.team.content(email.id)?.raw : undefined;
     if (!email || !raw) return notFound(reply);
-    const index = whole(request.params.part, 0) - 1;
+    const index = count(request.params.part, 0) - 1;
     const attachment = email.attachments[index];
     const content = attachment ? (await parseMessage(raw)).attachments[index]?.content : undefined;
     if (!attachment || !content) return reply.code(404).type('text/plain; charset=utf-8').send('part not found');
@@ -336,7 +341,7 @@ export async function waitAnswer<T extends object>(
   reply: FastifyReply,
   waits: WaitRoom,
   find: (team: TeamStore, after: number) => StoredEmail | null,
-  shape: (team: TeamStore, email: StoredEmail) => Promise<T> | T = ((team: TeamStore, email: StoredEmail) => detail(team, { email, rows: rowsOf(team, email) })) as unknown as (team: TeamStore, email: StoredEmail) => Promise<T>,
+  shape: (team: TeamStore, email: StoredEmail) => Promise<T> | T = ((team: TeamStore, email: StoredEmail) => detail(team, whole(team, [{ email, rows: [email] }])[0]!)) as unknown as (team: TeamStore, email: StoredEmail) => Promise<T>,
 ): Promise<unknown> {
   const team = request.team;
   const asked = readWaitQuery(request.query, team.cursor());
