@@ -257,6 +257,41 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   ]);
 }
 
+// 10b. The catcher for test suites (npm run catch) beside MailDev 3, fed by the same SMTP client (test/bench/catcher-api.ts).
+{
+  const { execFileSync } = await import('node:child_process');
+  const output = execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', 'test/bench/catcher-api.ts'], { encoding: 'utf8' });
+  type Side = { ingestPerSecond: number; visibleP50: number; visibleP95: number; searchP50: number; searchP95: number; rssMiB: number };
+  const a = JSON.parse(output.trim().split('\n').at(-1)!) as { waitP50: number; waitP95: number; roundTripP95: number; samples: number; messages: number; sessions: number; ours: Side; maildev: Side };
+  kept.track('the wait: its answer against SMTP 250, p95', a.waitP95);
+  rows.push([
+    `the wait (npm run catch): its answer against the SMTP 250, as the test sees both (${a.samples} emails; negative: the answer came first)`,
+    `p50 ${ms(a.waitP50)}, p95 ${ms(a.waitP95)}`,
+    `a bare GET /health: p95 ${ms(a.roundTripP95)}`,
+    `goal p95 <= 20 ms: ${verdict(a.waitP95 <= 20)}`,
+  ]);
+  const { ours, maildev } = a;
+  rows.push([
+    `SMTP ingest, ${a.messages.toLocaleString('en')} messages over ${a.sessions} sessions, both on disk (npm run catch | MailDev 3)`,
+    `${ours.ingestPerSecond.toFixed(0)} msg/s`,
+    `MailDev ${maildev.ingestPerSecond.toFixed(0)} msg/s`,
+    `${(ours.ingestPerSecond / maildev.ingestPerSecond).toFixed(2)}x MailDev's; goal >= 2x: ${verdict(ours.ingestPerSecond >= 2 * maildev.ingestPerSecond)}`,
+  ]);
+  rows.push([
+    'SMTP 250 to visible through its own API (a search for its subject)',
+    `p50 ${ms(ours.visibleP50)}, p95 ${ms(ours.visibleP95)}`,
+    `MailDev p50 ${ms(maildev.visibleP50)}, p95 ${ms(maildev.visibleP95)}`,
+    `goal p95 no worse than MailDev's: ${verdict(ours.visibleP95 <= maildev.visibleP95)}`,
+  ]);
+  rows.push([
+    `one address among ${a.messages.toLocaleString('en')} (to:needle@…)`,
+    `p50 ${ms(ours.searchP50)}, p95 ${ms(ours.searchP95)}`,
+    `MailDev p50 ${ms(maildev.searchP50)}, p95 ${ms(maildev.searchP95)}`,
+    `goal p95 no worse than MailDev's: ${verdict(ours.searchP95 <= maildev.searchP95)}`,
+  ]);
+  rows.push(['RSS after all of the above', `${ours.rssMiB.toFixed(0)} MiB`, `MailDev ${maildev.rssMiB.toFixed(0)} MiB`, `goal no more than MailDev's: ${verdict(ours.rssMiB <= maildev.rssMiB)}`]);
+}
+
 // 12. The first screen: navigation start to the first rows painted, with and without the last run's snapshot
 // (test/bench/first-screen.ts, its own process).
 {
