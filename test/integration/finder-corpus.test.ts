@@ -7,7 +7,7 @@
  * is allowed up to 5% of those labelled.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS } from '../support/corpus-mime.ts';
+import { CORPUS, HELD_OUT } from '../support/corpus-mime.ts';
 import { judge, readCorpus, type ReadMail } from '../support/finder-eval.ts';
 
 let read: ReadMail[] = [];
@@ -60,4 +60,18 @@ describe('the finder on the hand-labelled corpus (issue 32)', () => {
     expect(verdict.code.recall, `${figures}; missed ${JSON.stringify(verdict.code.missed)}`).toBeGreaterThanOrEqual(0.95);
     expect(verdict.link.recall, `${figures}; missed ${JSON.stringify(verdict.link.missed)}`).toBeGreaterThanOrEqual(0.95);
   });
+});
+
+describe('the finder on held-out mail it was never tuned on (issue 39)', () => {
+  it('shows no wrong code or link, and finds 95% or more of them', async () => {
+    const held = judge(await readCorpus(HELD_OUT));
+    const figures = `held out: codes ${held.code.right}/${held.code.shown} right, ${held.code.right}/${held.code.labelled} found; links ${held.link.right}/${held.link.shown} right, ${held.link.right}/${held.link.labelled} found`;
+    console.log(figures);
+    expect(HELD_OUT.length).toBeGreaterThanOrEqual(12);
+    expect(held.code.labelled, 'held-out mail with codes').toBeGreaterThanOrEqual(7);
+    expect(held.code.precision, figures).toBe(1);
+    expect(held.link.precision, figures).toBe(1);
+    expect(held.code.recall, `${figures}; missed ${JSON.stringify(held.code.missed)}`).toBeGreaterThanOrEqual(0.95);
+    expect(held.link.recall, `${figures}; missed ${JSON.stringify(held.link.missed)}`).toBeGreaterThanOrEqual(0.95);
+  }, 120_000);
 });

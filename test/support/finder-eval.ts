@@ -21,12 +21,12 @@ export interface ReadMail {
 }
 
 /** Every corpus email through the reference service and main's client. */
-export async function readCorpus(): Promise<ReadMail[]> {
+export async function readCorpus(mails: CorpusMail[] = CORPUS): Promise<ReadMail[]> {
   const service = await startReferenceService({ teams: [{ id: 'corpus', token: 'corpus-token' }] });
   try {
     const client = new ServiceClient({ baseUrl: service.baseUrl, teamId: 'corpus', token: 'corpus-token' }, { maxRetries: 0 });
     const read: ReadMail[] = [];
-    for (const [index, mail] of CORPUS.entries()) {
+    for (const [index, mail] of mails.entries()) {
       const [id] = await service.inject(corpusMessage(mail, index));
       const email = await client.getEmail(id!);
       read.push({ mail, subject: email.subject, body: await client.readerBody(id!, preferredFormat(email)) });

@@ -37,8 +37,8 @@ const CANDIDATE = new RegExp(
   'gu',
 );
 
-/** Where a sentence ends: what is before it labels nothing after it. */
-const SENTENCE_END = /[.!?;。！？|•·]\s|[。！？]/g;
+/** Where a sentence ends: what is before it labels nothing after it. A period before a number ("merchant no. 4921") ends nothing. */
+const SENTENCE_END = /[!?;。！？|•·]\s|\.\s(?!\s*\d)|[。！？]/g;
 /** What may stand between a label and its code on a line: nothing that says something. */
 const FILLER = /^[\s:：\-–—"'“”„«»()[\]【】「」<>*#=.]*$/u;
 /** After a code, a copula makes the label follow: "591284 is your code", "662401是您的验证码". */
@@ -182,6 +182,17 @@ function labelOf(page: Page, index: number, at: number, length: number, after: s
       const cue = nearestIn(page.cuesOf(index - back), Math.max(0, above.length - ABOVE), above.length);
       if (cue && !OTHER_NUMBER.test(above.slice(cue.end))) return { label: cue, via: 'above', gap: 0 };
       if (cue || OTHER_NUMBER.test(above.slice(-ABOVE))) break;
+    }
+    // "The one-time password for your payment of EUR 249.90 to … on 27.11.2026 is:" and the code on a line
+    // of its own below: the sentence above points at it, and its subject names it, however much it says between.
+    for (let back = 1; back <= 2 && index - back >= 0; back++) {
+      const above = page.line(index - back);
+      if (above.trim() === '') continue;
+      if (!POINTING.test(above)) break;
+      const head = sentenceStart(above, above.length, HEAD_REACH);
+      const first = page.cuesOf(index - back).find((cue) => cue.start >= head);
+      if (first && first.start < head + 30 && first.kind !== 'weak') return { label: first, via: 'head', gap: 0 };
+      break;
     }
   }
   const before = line.slice(from, at);
