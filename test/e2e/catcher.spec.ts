@@ -54,6 +54,29 @@ test.describe('This computer: catching your own app’s mail', () => {
     await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'On the new port' })).toBeVisible();
   });
 
+  test('Settings gives a test suite the API: its addresses to copy, and the token copied by main, never shown', async ({ openApp }) => {
+    const app = await openApp({ demo: true, catcher: { show: true } });
+    const { page } = app;
+    await expect(page.getByRole('region', { name: 'SMTP settings for your app' })).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    const api = page.getByRole('region', { name: 'API for your tests and agents' });
+    const url = (app.catcher.state.api as { url: string }).url;
+    await expect(api.getByRole('row').filter({ hasText: 'Mailpit API' })).toContainText(`${url}/api/v1`);
+    await expect(api.getByRole('row').filter({ hasText: 'MCP' })).toContainText(`${url}/mcp`);
+    await api.getByRole('button', { name: 'Copy the Mailpit API' }).click();
+    await expect.poll(() => app.clipboard).toBe(`${url}/api/v1`);
+    await api.getByRole('button', { name: 'Copy the API token' }).click();
+    const token = app.catcher.apiToken()!;
+    await expect.poll(() => app.clipboard).toBe(token);
+    await expect(page.getByRole('status').filter({ hasText: 'Copied the API token' })).toBeVisible();
+    // The token works as a test suite would use it, and the page never held it.
+    await sendFromApp(app, 'Your code for the suite');
+    const latest = await fetch(`${url}/api/v1/message/latest`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(((await latest.json()) as { Code: { value: string } }).Code.value).toBe('739204');
+    expect(await page.content()).not.toContain(token);
+  });
+
   test('delete all empties the catcher, z brings every email back, and mail arriving meanwhile stays', async ({ openApp }) => {
     const app = await openApp({ demo: true, catcher: { show: true } });
     const { page } = app;

@@ -210,6 +210,13 @@ try {
       await page.getByRole('status', { name: 'Watched addresses' }).waitFor();
       await page.waitForTimeout(300);
       await page.screenshot({ path: `${out}/loop-${colorScheme}-${size}.png` });
+      // Settings -> This computer: what a test suite or an agent is given.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('g');
+      await page.keyboard.press('s');
+      const api = page.getByRole('region', { name: 'API for your tests and agents' });
+      await api.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${out}/catcher-api-${colorScheme}-${size}.png` });
       await app.close();
       console.log(`${out}/loop-${colorScheme}-${size}.png`);
     }

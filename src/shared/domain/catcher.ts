@@ -65,8 +65,8 @@ export interface CatcherState {
 export function apiRows(url: string): { label: string; value: string }[] {
   return [
     { label: 'Mailpit API', value: `${url}/api/v1` },
-    { label: 'Wait for an email', value: `${url}/api/teams/${CATCHER_ID}/emails/wait?inbox=you@inbox-desk.test&timeout=30` },
-    { label: 'MCP (streamable HTTP)', value: `${url}/mcp` },
+    { label: 'Wait', value: `${url}/api/teams/${CATCHER_ID}/emails/wait?inbox=you@inbox-desk.test&timeout=30` },
+    { label: 'MCP', value: `${url}/mcp` },
   ];
 }
 

@@ -64,8 +64,10 @@ export function CatcherSettings() {
     const tlsPort = draft.tls ? whole(draft.tlsPort) : null;
     if (port === null || port < 1 || port > 65535) return setProblem('The port is a number from 1 to 65535 (1025 is what catchers use).');
     if (draft.tls && (tlsPort === null || tlsPort < 1 || tlsPort > 65535 || tlsPort === port)) return setProblem('The TLS port is another number from 1 to 65535.');
+    // Sent only when changed: a port the form did not touch stays as main has it.
+    const apiPortChanged = draft.apiPort.trim() !== draftOf(state).apiPort;
     const apiPort = draft.apiPort.trim() === '' ? null : whole(draft.apiPort);
-    if (draft.apiPort.trim() !== '' && (apiPort === null || apiPort < 1 || apiPort > 65535 || apiPort === port || apiPort === tlsPort)) {
+    if (apiPortChanged && draft.apiPort.trim() !== '' && (apiPort === null || apiPort < 1 || apiPort > 65535 || apiPort === port || apiPort === tlsPort)) {
       return setProblem('The API port is another number from 1 to 65535 (8025 is Mailpit’s), or empty to turn the API off.');
     }
     if (draft.login === 'user' && !draft.user.trim()) return setProblem('Give the user your app logs in as.');
@@ -81,7 +83,7 @@ export function CatcherSettings() {
       keep: whole(draft.keep),
       keepDays: whole(draft.keepDays),
       addressPattern: draft.addressPattern.trim() || state.settings.addressPattern,
-      apiPort,
+      ...(apiPortChanged ? { apiPort } : {}),
     });
     if (ok) setDraft(null);
   };
