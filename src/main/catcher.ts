@@ -23,7 +23,7 @@ function serviceConfig(settings: CatcherSettings, password: string | null, dataD
   return {
     teamId: 'this-computer',
     dataDir: join(dataDir, 'mail'),
-    smtp: { host: settings.host, port: settings.port, tlsPort: settings.tlsPort, auth, requireAuth: settings.requireAuth },
+    smtp: { host: settings.host, port: settings.port, tlsPort: settings.tlsPort, auth, requireAuth: settings.requireAuth, maxRecipients: settings.maxRecipients },
     // Loopback only: a test suite on this computer reaches it, nothing else does.
     ...(settings.apiPort !== null ? { api: { host: '127.0.0.1', port: settings.apiPort } } : {}),
     retention: { ...(settings.keep !== null ? { keep: settings.keep } : {}), ...(settings.keepDays !== null ? { days: settings.keepDays } : {}) },

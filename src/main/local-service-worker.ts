@@ -50,6 +50,7 @@ try {
             ...(smtp.tlsPort !== null ? { tlsPort: smtp.tlsPort } : {}),
             auth: smtp.auth,
             requireAuth: smtp.requireAuth,
+            ...(smtp.maxRecipients !== undefined ? { maxRecipients: smtp.maxRecipients } : {}),
           },
         }
       : {}),

@@ -16,7 +16,7 @@ export interface LocalServiceConfig {
   seedDir?: string;
   /** The catcher's folder: its mail survives restarts, and so does its certificate. */
   dataDir?: string;
-  smtp?: { host: string; port: number; tlsPort: number | null; auth: SmtpAuth; requireAuth: boolean };
+  smtp?: { host: string; port: number; tlsPort: number | null; auth: SmtpAuth; requireAuth: boolean; maxRecipients?: number };
   retention?: Retention;
   /** The catcher's API for tests and agents on a fixed address too (its token kept in dataDir). */
   api?: { host: string; port: number };

@@ -29,6 +29,7 @@ export const CLI_OPTIONS = {
   'smtps-port': { type: 'string', value: 'N', help: 'also take SMTP over TLS from the first byte on port N' },
   'smtp-auth': { type: 'string', value: 'any|off|USER:PASS', default: 'any', help: 'AUTH PLAIN/LOGIN: any credentials, none offered, or only this pair' },
   'smtp-require-auth': { type: 'boolean', help: 'refuse mail from a client that has not logged in (530)' },
+  'smtp-max-recipients': { type: 'string', value: 'N', default: '100', help: 'recipients taken per message (at least 100, RFC 5321); the rest are answered 452' },
   'tls-cert': { type: 'string', value: 'FILE', help: 'PEM certificate for STARTTLS and --smtps-port (default: a self-signed one, kept in --data)' },
   'tls-key': { type: 'string', value: 'FILE', help: 'its PEM private key' },
   keep: { type: 'string', value: 'N', help: 'keep only the newest N emails (older ones are deleted as mail arrives)' },
@@ -55,6 +56,7 @@ export interface CliOptions {
   smtpsPort?: number;
   smtpAuth: 'any' | 'off' | { user: string; password: string };
   smtpRequireAuth: boolean;
+  smtpMaxRecipients: number;
   tlsCert?: string;
   tlsKey?: string;
   keep?: number;
@@ -140,6 +142,8 @@ export function parseCli(argv: string[]): CliParse {
     if (!/^[1-9]\d{0,8}$/.test(text)) return { kind: 'error', message: `--${name} must be a whole number from 1, not "${text}"` };
     counts[name] = Number(text);
   }
+  const recipients = String(values['smtp-max-recipients']);
+  if (!/^\d{3,6}$/.test(recipients) || Number(recipients) < 100) return { kind: 'error', message: `--smtp-max-recipients must be a whole number from 100 (RFC 5321 asks at least that), not "${recipients}"` };
   const rate = String(values['rate-limit']);
   if (!/^\d{1,6}$/.test(rate)) return { kind: 'error', message: `--rate-limit must be a whole number of requests a minute (0: off), not "${rate}"` };
   const flavor = String(values.flavor);
@@ -172,6 +176,7 @@ export function parseCli(argv: string[]): CliParse {
       ...(smtpsPort !== undefined ? { smtpsPort } : {}),
       smtpAuth,
       smtpRequireAuth: Boolean(values['smtp-require-auth']),
+      smtpMaxRecipients: Number(recipients),
       ...(values['tls-cert'] !== undefined ? { tlsCert: String(values['tls-cert']), tlsKey: String(values['tls-key']) } : {}),
       ...(counts.keep !== undefined ? { keep: counts.keep } : {}),
       ...(counts['keep-days'] !== undefined ? { keepDays: counts['keep-days'] } : {}),

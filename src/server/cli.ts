@@ -73,6 +73,7 @@ try {
       ...(options.smtpsPort !== undefined ? { tlsPort: options.smtpsPort } : {}),
       auth: options.smtpAuth,
       requireAuth: options.smtpRequireAuth,
+      maxRecipients: options.smtpMaxRecipients,
     },
     retention: { ...(options.keep !== undefined ? { keep: options.keep } : {}), ...(options.keepDays !== undefined ? { days: options.keepDays } : {}) },
     rateLimit: options.rateLimit,

@@ -5,6 +5,7 @@ import { validateAutomationInput } from '../shared/domain/automation.ts';
 import type { FlavorName } from '../shared/flavors/index.ts';
 import { serverWire } from './flavors/index.ts';
 import { uuidFromName } from './ids.ts';
+import { ChaosState } from './chaos.ts';
 import { parseMessage, type ParsedMessage } from './ingest.ts';
 import { TeamStore, type StoredAutomation, type StoredContent, type StoredEmail } from './team-store.ts';
 import { runAutomations, type AutomationOutcome } from './webhooks.ts';
@@ -54,6 +55,8 @@ export class ReferenceService {
 
   private readonly options: ServiceOptions;
   private readonly arrivals = new Set<ArrivalListener>();
+  /** What its SMTP answers on purpose (chaos.ts): off unless set. */
+  readonly chaos = new ChaosState();
 
   /** Tells `listener` of each live arrival, as soon as it is stored; answers how to stop. */
   onArrival(listener: ArrivalListener): () => void {

@@ -213,6 +213,7 @@ export const contract = {
       keepDays: z.number().int().min(1).max(36_500).nullable().optional(),
       addressPattern: z.string().min(3).max(200).optional(),
       apiPort: z.number().int().min(1).max(65535).nullable().optional(),
+      maxRecipients: z.number().int().min(100).max(100_000).optional(),
     })
     .strict(),
   /**

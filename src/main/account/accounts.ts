@@ -69,6 +69,7 @@ const CatcherSettingsSchema = z
     keepDays: z.number().int().min(1).max(36_500).nullable(),
     addressPattern: z.string().min(3).max(200),
     apiPort: Port.nullable(),
+    maxRecipients: z.number().int().min(100).max(100_000),
   })
   .strict();
 /** Files from before the catcher, or from before one of its settings, load with the defaults for what they lack. */

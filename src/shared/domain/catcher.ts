@@ -29,6 +29,8 @@ export interface CatcherSettings {
   addressPattern: string;
   /** The API for tests and agents (Mailpit's routes, the wait, /mcp) on 127.0.0.1 at this port; null: off. */
   apiPort: number | null;
+  /** Recipients taken per message (at least 100, RFC 5321); the rest are answered 452. */
+  maxRecipients: number;
 }
 
 export const DEFAULT_CATCHER: CatcherSettings = {
@@ -43,6 +45,7 @@ export const DEFAULT_CATCHER: CatcherSettings = {
   addressPattern: '{random}@inbox-desk.test',
   // Mailpit's port: a suite configured for Mailpit points here unchanged.
   apiPort: 8025,
+  maxRecipients: 100,
 };
 
 export type CatcherStatus = 'off' | 'starting' | 'listening' | 'failed';

@@ -24,6 +24,7 @@ interface Draft {
   keepDays: string;
   addressPattern: string;
   apiPort: string;
+  maxRecipients: string;
 }
 
 function draftOf(state: CatcherState): Draft {
@@ -41,6 +42,7 @@ function draftOf(state: CatcherState): Draft {
     keepDays: settings.keepDays === null ? '' : String(settings.keepDays),
     addressPattern: settings.addressPattern,
     apiPort: settings.apiPort === null ? '' : String(settings.apiPort),
+    maxRecipients: String(settings.maxRecipients),
   };
 }
 
@@ -70,6 +72,8 @@ export function CatcherSettings() {
     if (apiPortChanged && draft.apiPort.trim() !== '' && (apiPort === null || apiPort < 1 || apiPort > 65535 || apiPort === port || apiPort === tlsPort)) {
       return setProblem('The API port is another number from 1 to 65535 (8025 is Mailpit’s), or empty to turn the API off.');
     }
+    const maxRecipients = whole(draft.maxRecipients);
+    if (maxRecipients === null || maxRecipients < 100 || maxRecipients > 100_000) return setProblem('Recipients per message: a number from 100 (what RFC 5321 asks a server to take) to 100,000.');
     if (draft.login === 'user' && !draft.user.trim()) return setProblem('Give the user your app logs in as.');
     if (draft.login === 'user' && !draft.password && !state.hasPassword) return setProblem('Give the password your app logs in with.');
     setProblem(null);
@@ -84,6 +88,7 @@ export function CatcherSettings() {
       keepDays: whole(draft.keepDays),
       addressPattern: draft.addressPattern.trim() || state.settings.addressPattern,
       ...(apiPortChanged ? { apiPort } : {}),
+      maxRecipients,
     });
     if (ok) setDraft(null);
   };
@@ -166,6 +171,10 @@ export function CatcherSettings() {
         <label>
           Delete after (days; empty keeps them)
           <input inputMode="numeric" value={draft.keepDays} onChange={(e) => change({ keepDays: e.target.value })} />
+        </label>
+        <label>
+          Recipients per message (the rest are answered 452)
+          <input inputMode="numeric" value={draft.maxRecipients} onChange={(e) => change({ maxRecipients: e.target.value })} />
         </label>
         <label>
           API port for tests and agents (on 127.0.0.1; empty turns it off)
