@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { CatcherSettings, CatcherState } from '../shared/domain/catcher.ts';
+import { CHAOS_OFF, type ChaosSettings } from '../shared/domain/chaos.ts';
 import type { Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import { localService, type LocalService, type LocalServiceConfig } from './local-service.ts';
@@ -53,9 +54,16 @@ export class Catcher {
     return () => this.arrivalListeners.delete(listener);
   }
 
-  constructor(options: CatcherOptions, settings: CatcherSettings, hasPassword: boolean) {
+  /** `chaos`: the pinned one it starts with; none otherwise. */
+  constructor(options: CatcherOptions, settings: CatcherSettings, hasPassword: boolean, chaos: ChaosSettings | null = null) {
     this.options = options;
-    this.current = { settings, status: 'off', smtp: null, error: null, hasPassword };
+    this.current = { settings, status: 'off', smtp: null, error: null, hasPassword, chaos: chaos ?? CHAOS_OFF };
+  }
+
+  /** Sets what its SMTP answers "no" with: at once, without a restart. */
+  setChaos(chaos: ChaosSettings): void {
+    this.service?.setChaos(chaos);
+    this.set({ chaos });
   }
 
   get state(): CatcherState {
@@ -85,16 +93,22 @@ export class Catcher {
       this.set({ status: 'off', smtp: null, error: null, api: null });
       return;
     }
-    const service = localService(this.options.workerPath, config, 'This computer');
+    // Chaos goes along, but never into the key: changing it restarts nothing.
+    const service = localService(this.options.workerPath, { ...config, chaos: this.current.chaos ?? CHAOS_OFF }, 'This computer');
     this.service = service;
     this.set({ status: 'starting', smtp: null, error: null, api: null });
     try {
       const connection = await service.start();
       if (this.service !== service) return;
       this.token = settings.apiPort !== null ? connection.token : null;
-      this.stopArrivals = service.onArrival((ids) => {
+      const stopChaos = service.onChaos((chaos) => this.set({ chaos }));
+      const stopArrivals = service.onArrival((ids) => {
         for (const listener of this.arrivalListeners) listener(ids);
       });
+      this.stopArrivals = () => {
+        stopChaos();
+        stopArrivals();
+      };
       this.set({ status: 'listening', smtp: service.smtp(), error: null, api: service.api() });
     } catch (error) {
       if (this.service !== service) return;

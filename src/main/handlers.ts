@@ -140,7 +140,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   // The catcher says what it is doing (starting, listening, its port taken), and when mail arrives:
   // the switcher and Settings follow, and the list it shows polls at once.
   const stopCatcher = [
-    deps.catcher?.onChange(() => announce()),
+    deps.catcher?.onChange((state) => {
+      // Chaos set through the API (Mailpit's PUT) is kept like chaos set here: across restarts only when pinned.
+      if (state.chaos) void accounts.keepChaos(state.chaos);
+      announce();
+    }),
     deps.catcher?.onArrival(() => {
       if (accounts.activeId !== CATCHER_ID) return;
       poller.arrived();

@@ -61,7 +61,7 @@ if (!app.requestSingleInstanceLock()) {
       ListSnapshots.load(join(app.getPath('userData'), 'first-screen.json')),
     ]);
     // "This computer" catches mail from launch while it is on, whichever account is shown.
-    const catcher = new Catcher({ workerPath, dataDir: join(app.getPath('userData'), 'catcher') }, accounts.catcher, accounts.catcherHasPassword);
+    const catcher = new Catcher({ workerPath, dataDir: join(app.getPath('userData'), 'catcher') }, accounts.catcher, accounts.catcherHasPassword, accounts.pinnedChaos);
     void catcher.apply(accounts.catcher, accounts.catcherPassword(), accounts.catcherHasPassword);
     const emit = emitter(() => mainWindow?.webContents ?? null);
     const desktop: DesktopLike<BrowserWindow> = {

@@ -11,6 +11,7 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { randomToken, startReferenceService, type RunningService } from '../server/index.ts';
 import { keptToken } from '../server/catcher-api/token.ts';
 import { selfSignedCertificate } from '../server/self-signed.ts';
+import type { ChaosSettings } from '../shared/domain/chaos.ts';
 import type { LocalServiceConfig, LocalServiceMessage } from './local-service.ts';
 
 const config = workerData as LocalServiceConfig;
@@ -74,6 +75,8 @@ function apiState(running: RunningService): { url: string } | { error: string } 
 }
 
 function serve(running: RunningService): void {
+// A pinned chaos is on from the first connection.
+if (config.chaos) running.service.chaos.set(config.chaos);
 running.service.onArrival((teamId, emails) => post({ type: 'arrived', teamId, ids: emails.map((email) => email.id) }));
 post({
   type: 'ready',
@@ -84,7 +87,12 @@ post({
   smtp: running.smtpPort === null ? null : { host: running.smtpHost!, port: running.smtpPort, tlsPort: running.smtpTlsPort },
   api: apiState(running),
 });
+running.service.chaos.onChange((settings) => post({ type: 'chaos', settings }));
 parentPort!.on('message', (message: unknown) => {
+  if (typeof message === 'object' && message !== null && 'chaos' in message) {
+    running.service.chaos.set((message as { chaos: ChaosSettings }).chaos);
+    return;
+  }
   if (message !== 'stop') return;
   void running.close().finally(() => parentPort!.close());
 });

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SmtpAuth } from '../server/smtp.ts';
 import type { Retention } from '../server/service.ts';
+import type { ChaosSettings } from '../shared/domain/chaos.ts';
 import type { Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 
@@ -20,6 +21,8 @@ export interface LocalServiceConfig {
   retention?: Retention;
   /** The catcher's API for tests and agents on a fixed address too (its token kept in dataDir). */
   api?: { host: string; port: number };
+  /** Chaos it starts with (a pinned one: otherwise a start is without). */
+  chaos?: ChaosSettings;
 }
 
 /** Where the API for tests and agents answers, or why it does not (one sentence). */
@@ -28,7 +31,8 @@ export type PublicApi = { url: string } | { error: string } | null;
 export type LocalServiceMessage =
   | { type: 'ready'; baseUrl: string; teamId: string; token: string; threadId: number; smtp: { host: string; port: number; tlsPort: number | null } | null; api: PublicApi }
   | { type: 'failed'; code: string | null; port: number | null; message: string }
-  | { type: 'arrived'; teamId: string; ids: string[] };
+  | { type: 'arrived'; teamId: string; ids: string[] }
+  | { type: 'chaos'; settings: ChaosSettings };
 
 export interface LocalService {
   /** Starts the service once; later calls answer the same connection. */
@@ -42,6 +46,10 @@ export interface LocalService {
   threadId: () => number | null;
   /** Where its API for tests and agents answers, once started. */
   api: () => PublicApi;
+  /** Sets its chaos (the SMTP answering no on purpose). */
+  setChaos: (settings: ChaosSettings) => void;
+  /** Its chaos whenever it changes, from here or from its API (a "next N" counting down too). */
+  onChaos: (listener: (settings: ChaosSettings) => void) => () => void;
 }
 
 /** A start that failed, in one sentence a user can act on. */
@@ -61,6 +69,7 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
   let ready: Promise<Extract<LocalServiceMessage, { type: 'ready' }>> | null = null;
   let started: Extract<LocalServiceMessage, { type: 'ready' }> | null = null;
   const listeners = new Set<(ids: string[]) => void>();
+  const chaosListeners = new Set<(settings: ChaosSettings) => void>();
   return {
     start: async () => {
       ready ??= new Promise((resolve, reject) => {
@@ -71,6 +80,7 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
             started = message;
             resolve(message);
           } else if (message.type === 'failed') reject(startFailure(message, what, config));
+          else if (message.type === 'chaos') for (const listener of chaosListeners) listener(message.settings);
           else for (const listener of listeners) listener(message.ids);
         });
         spawned.once('error', (error: unknown) => reject(new ServiceError('server', `${what} could not start: ${error instanceof Error ? error.message : String(error)}`)));
@@ -111,6 +121,11 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
     },
     threadId: () => started?.threadId ?? null,
     api: () => started?.api ?? null,
+    setChaos: (settings) => worker?.postMessage({ chaos: settings }),
+    onChaos: (listener) => {
+      chaosListeners.add(listener);
+      return () => chaosListeners.delete(listener);
+    },
   };
 }
 

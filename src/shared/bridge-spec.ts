@@ -45,6 +45,7 @@ export const METHODS = [
   'stopWatch',
   'copyNewestCode',
   'copyCatcherToken',
+  'setChaos',
   'getLoopState',
   'installUpdate',
 ] as const;

@@ -230,6 +230,8 @@ export const contract = {
   copyNewestCode: None,
   /** This computer's API token to the clipboard, by main: the renderer never holds it. */
   copyCatcherToken: None,
+  /** What This computer's SMTP answers "no" with (chaos.ts checks it again in main). */
+  setChaos: z.object({ chaos: z.unknown() }).strict(),
   getLoopState: None,
   /** Restart into a downloaded update: only ever on the user's word. */
   installUpdate: None,
@@ -455,6 +457,7 @@ export interface Results {
   stopWatch: LoopState;
   copyNewestCode: { copied: { kind: 'code' | 'link'; text: string } | null };
   copyCatcherToken: { copied: boolean };
+  setChaos: AccountsState;
   getLoopState: LoopState;
   installUpdate: null;
 }

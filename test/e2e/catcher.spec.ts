@@ -77,6 +77,46 @@ test.describe('This computer: catching your own app’s mail', () => {
     expect(await page.content()).not.toContain(token);
   });
 
+  test('chaos set in Settings refuses mail with the code set, says so in a banner in every view, and X turns it off', async ({ openApp }) => {
+    const app = await openApp({ demo: true, catcher: { show: true } });
+    const { page } = app;
+    await expect(page.getByRole('region', { name: 'SMTP settings for your app' })).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    const form = page.getByRole('form', { name: 'Chaos' });
+    await form.getByLabel('RCPT TO: answer code').fill('250');
+    await form.getByLabel('RCPT TO: when').selectOption('percent');
+    await form.getByRole('button', { name: 'Apply chaos' }).click();
+    // A code that is not an error is refused in place, with why; nothing changes.
+    await expect(form.getByRole('alert')).toHaveText(/RCPT TO: the code must be a 4xx or 5xx SMTP answer \(400-599\), not 250/);
+    await expect(page.getByRole('status', { name: 'Chaos is on' })).toHaveCount(0);
+    await form.getByLabel('RCPT TO: answer code').fill('451');
+    await form.getByRole('button', { name: 'Apply chaos' }).click();
+    const banner = page.getByRole('status', { name: 'Chaos is on' });
+    await expect(banner).toContainText('451 at RCPT TO (100%)');
+    await expect(banner.getByRole('button')).toHaveText('Turn off (X)');
+    const refused = await sendFromApp(app, 'Refused by chaos').catch((error: { responseCode?: number }) => error.responseCode);
+    expect(refused).toBe(451);
+    await page.keyboard.press('g');
+    await page.keyboard.press('i');
+    await expect(banner).toBeVisible();
+    await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option')).toHaveCount(0);
+    await page.keyboard.press('X');
+    await expect(banner).toHaveCount(0);
+    await sendFromApp(app, 'Through again');
+    await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Through again' })).toBeVisible();
+  });
+
+  test('chaos set through the API shows the banner too', async ({ openApp }) => {
+    const app = await openApp({ demo: true, catcher: { show: true } });
+    const { page } = app;
+    await expect(page.getByRole('region', { name: 'SMTP settings for your app' })).toBeVisible();
+    const url = (app.catcher.state.api as { url: string }).url;
+    const put = await fetch(`${url}/api/v1/chaos`, { method: 'PUT', headers: { Authorization: `Bearer ${app.catcher.apiToken()}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ Sender: { ErrorCode: 421, Probability: 30 } }) });
+    expect(put.status).toBe(200);
+    await expect(page.getByRole('status', { name: 'Chaos is on' })).toContainText('421 at MAIL FROM (30%)');
+  });
+
   test('delete all empties the catcher, z brings every email back, and mail arriving meanwhile stays', async ({ openApp }) => {
     const app = await openApp({ demo: true, catcher: { show: true } });
     const { page } = app;

@@ -19,6 +19,18 @@ describe('accounts and the settings file', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
+  it('keeps chaos across a restart only when pinned', async () => {
+    const chaos = { triggers: { rcptTo: { code: 451, probability: 50, next: 0 } }, delayMs: 0, drop: null, pinned: false };
+    const accounts = await AccountManager.load(path, new TokenVault(testCipher()));
+    expect(accounts.pinnedChaos).toBeNull();
+    await accounts.keepChaos(chaos);
+    expect((await AccountManager.load(path, new TokenVault(testCipher()))).pinnedChaos).toBeNull();
+    await accounts.keepChaos({ ...chaos, pinned: true });
+    expect((await AccountManager.load(path, new TokenVault(testCipher()))).pinnedChaos).toEqual({ ...chaos, pinned: true });
+    await accounts.keepChaos({ ...chaos, pinned: false });
+    expect((await AccountManager.load(path, new TokenVault(testCipher()))).pinnedChaos).toBeNull();
+  });
+
   it('keeps the token encrypted on disk, never in clear', async () => {
     const cipher = testCipher();
     const accounts = await AccountManager.load(path, new TokenVault(cipher));

@@ -8,6 +8,7 @@ import {
 } from '../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/flavors/index.ts';
 import { CATCHER_ID, DEFAULT_CATCHER, type CatcherSettings } from '../../shared/domain/catcher.ts';
+import { checkChaos, type ChaosSettings } from '../../shared/domain/chaos.ts';
 import { DEFAULT_SETTINGS } from '../../shared/domain/settings.ts';
 import { patternProblem } from '../../shared/domain/tester-loop.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
@@ -79,6 +80,8 @@ const CatcherFileSchema = z.preprocess(
     settings: z.preprocess((value) => ({ ...DEFAULT_CATCHER, ...(typeof value === 'object' && value !== null ? value : {}) }), CatcherSettingsSchema),
     /** The AUTH user's password, sealed by the vault as tokens are. */
     password: StoredTokenSchema.nullable().default(null),
+    /** Chaos the user pinned (kept across restarts); an unpinned one is never written. */
+    chaos: z.unknown().nullable().default(null),
   }),
 );
 
@@ -92,7 +95,7 @@ const SettingsFileSchema = z.object({
 });
 type SettingsFile = Omit<z.infer<typeof SettingsFileSchema>, 'accounts'> & { accounts: StoredAccount[] };
 
-const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null, catcher: { settings: DEFAULT_CATCHER, password: null } };
+const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null, catcher: { settings: DEFAULT_CATCHER, password: null, chaos: null } };
 /** Where the catcher's AUTH password is sealed: no server origin, a name of its own. */
 const CATCHER_SECRET_ORIGIN = 'smtp://this-computer';
 
@@ -333,6 +336,20 @@ export class AccountManager {
     if (!next.settings.enabled && this.data.activeId === CATCHER_ID) this.data.activeId = null;
     await this.persist();
     return this.catcher;
+  }
+
+  /** The chaos This computer starts with: the pinned one, else none (a restart turns chaos off). */
+  get pinnedChaos(): ChaosSettings | null {
+    const kept = this.data.catcher.chaos === null ? null : checkChaos(this.data.catcher.chaos);
+    return kept !== null && typeof kept !== 'string' && kept.pinned ? kept : null;
+  }
+
+  /** Keeps chaos across restarts when pinned; forgets it otherwise. */
+  async keepChaos(chaos: ChaosSettings): Promise<void> {
+    const next = chaos.pinned ? chaos : null;
+    if (JSON.stringify(next) === JSON.stringify(this.data.catcher.chaos)) return;
+    this.data.catcher.chaos = next;
+    await this.persist();
   }
 
   get windowState(): WindowState | null {

@@ -1,6 +1,7 @@
 /** Accounts and settings: connect (test, save with consent), switch, remove, and the app's own facts. */
 import type { AccountsState } from '../../shared/contract.ts';
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
+import { checkChaos } from '../../shared/domain/chaos.ts';
 import type { AccountManager } from '../account/accounts.ts';
 import type { Catcher } from '../catcher.ts';
 import { ServiceError } from '../api/errors.ts';
@@ -20,6 +21,7 @@ export type AccountHandlers = Pick<
   | 'updateSettings'
   | 'updateCatcher'
   | 'copyCatcherToken'
+  | 'setChaos'
   | 'openExternal'
   | 'getAppInfo'
   | 'installUpdate'
@@ -67,6 +69,14 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
       await accounts.remove(id);
       deps.snapshots?.forget(id);
       if (session.activeKey === id || accounts.activeId === null) endSession();
+      return announce();
+    },
+    setChaos: async ({ chaos }) => {
+      const checked = checkChaos(chaos);
+      if (typeof checked === 'string') throw new ServiceError('validation', checked);
+      if (!deps.catcher) throw new ServiceError('validation', 'This build has no catcher.');
+      deps.catcher.setChaos(checked);
+      await accounts.keepChaos(checked);
       return announce();
     },
     copyCatcherToken: async () => {

@@ -11,6 +11,7 @@ import { bindingsOf, displayBinding } from './features/commands/registry.ts';
 import { useKeyboard } from './features/commands/useKeyboard.ts';
 import { useStore, type View } from './store.ts';
 import { WatchBar } from './features/loop/WatchBar.tsx';
+import { ChaosBanner } from './features/catcher/ChaosBanner.tsx';
 
 // The first screen is the inbox: the rules and the settings load when first opened, not before it paints.
 const loadAutomations = () => import('./features/automations/AutomationsView.tsx');
@@ -288,6 +289,7 @@ export function App() {
         <Header />
         <UpdateBanner />
         <OutageBanner />
+        <ChaosBanner />
         <DemoBanner />
         <WatchBar />
         <main>

@@ -26,7 +26,7 @@ function inProcess(root: FastifyInstance, authorization: string): Exchange {
 
 export async function catcherApiRoutes(app: FastifyInstance, options: { service: ReferenceService; waits: WaitRoom; root: FastifyInstance; apiPath: (teamId: string) => string }): Promise<void> {
   app.addHook('onRequest', catcherAuth(options.service));
-  await app.register(mailpitRoutes, { waits: options.waits });
+  await app.register(mailpitRoutes, { waits: options.waits, service: options.service });
 
   // Streamable HTTP, stateless: each POST is one exchange with a server of its own.
   app.post('/mcp', async (request, reply) => {

@@ -8,7 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fromMailpit, toMailpit } from '../../shared/domain/chaos.ts';
 import { parseMessage } from '../ingest.ts';
+import type { ReferenceService } from '../service.ts';
 import type { StoredEmail, TeamStore } from '../team-store.ts';
 import { insightsFor } from './insights.ts';
 import { factsOf, headerBlock } from './message-facts.ts';
@@ -190,7 +192,25 @@ function idsOf(body: unknown): string[] | null {
   return Array.isArray(ids) && ids.length > 0 ? ids.map(String) : null;
 }
 
-export async function mailpitRoutes(app: FastifyInstance, options: { waits: WaitRoom }): Promise<void> {
+export async function mailpitRoutes(app: FastifyInstance, options: { waits: WaitRoom; service: ReferenceService }): Promise<void> {
+  const { chaos } = options.service;
+  // Chaos, in Mailpit's shape: its three stages; ours (connect, the end of DATA, a delay, a drop) in Settings.
+  app.get('/api/v1/chaos', async () => toMailpit(chaos.settings));
+  app.put('/api/v1/chaos', async (request, reply) => {
+    const next = fromMailpit(request.body ?? {}, chaos.settings);
+    if (typeof next === 'string') return badRequest(reply, next);
+    chaos.set(next);
+    return toMailpit(next);
+  });
+  app.get('/api/v1/webui', async () => ({
+    Label: 'Inbox Desk',
+    ChaosEnabled: true,
+    DuplicatesIgnored: false,
+    HideDeleteAllButton: false,
+    SpamAssassin: false,
+    MessageRelay: { Enabled: false, SMTPServer: '', ReturnPath: '', AllowedRecipients: '', BlockedRecipients: '', OverrideFrom: '', PreserveMessageIDs: false, RecipientAllowlist: '' },
+  }));
+
   const counts = (team: TeamStore) => ({ total: team.deliveryPage(0, 0).total, unread: team.deliveryPage(0, 0, { unread: true }).total });
   const unreadOf = (messages: Message[]) => messages.filter((m) => m.email.read === null).length;
 

@@ -5,6 +5,8 @@
  * into their app's SMTP settings. Runs anywhere.
  */
 
+import type { ChaosSettings } from './chaos.ts';
+
 /** The account id the catcher goes by, in the switcher and in `activeId`. */
 export const CATCHER_ID = 'this-computer';
 
@@ -62,6 +64,8 @@ export interface CatcherState {
   hasPassword: boolean;
   /** Where the API for tests and agents answers (its token stays in main: copyCatcherToken), or why it does not. */
   api?: { url: string } | { error: string } | null;
+  /** What its SMTP answers "no" with on purpose (chaos.ts); off unless set. */
+  chaos?: ChaosSettings;
 }
 
 /** What a test suite or an agent is given to reach This computer's API (the token is copied by main). */

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { CATCHER_ID, isLoopbackHost, type CatcherState } from '../../../../shared/domain/catcher.ts';
 import { useStore } from '../../store.ts';
 import { ApiForTests } from './ApiForTests.tsx';
+import { ChaosForm } from './ChaosForm.tsx';
+import { CHAOS_OFF } from '../../../../shared/domain/chaos.ts';
 import { SmtpInstructions } from './SmtpInstructions.tsx';
 
 const STATUS: Record<CatcherState['status'], string> = {
@@ -196,6 +198,7 @@ export function CatcherSettings() {
           </button>
         </div>
       </form>
+      {state.status === 'listening' && <ChaosForm chaos={state.chaos ?? CHAOS_OFF} />}
     </section>
   );
 }

@@ -4,10 +4,11 @@ import { INBOX_COMMANDS } from '../inbox/commands.ts';
 import { READER_COMMANDS } from '../message/commands.ts';
 import { QA_COMMANDS } from '../qa/commands.ts';
 import { LOOP_COMMANDS } from '../loop/commands.ts';
+import { CATCHER_COMMANDS } from '../catcher/commands.ts';
 import { APP_COMMANDS } from './app-commands.ts';
 import type { Command } from './registry.ts';
 
-export const COMMANDS: readonly Command[] = [...INBOX_COMMANDS, ...READER_COMMANDS, ...QA_COMMANDS, ...LOOP_COMMANDS, ...RULE_COMMANDS, ...APP_COMMANDS];
+export const COMMANDS: readonly Command[] = [...INBOX_COMMANDS, ...READER_COMMANDS, ...QA_COMMANDS, ...LOOP_COMMANDS, ...CATCHER_COMMANDS, ...RULE_COMMANDS, ...APP_COMMANDS];
 
 export function commandById(id: string): Command | undefined {
   return COMMANDS.find((command) => command.id === id);

@@ -1,3 +1,4 @@
+import type { ChaosSettings } from '../../../../shared/domain/chaos.ts';
 import type { AccountsState, AppInfo, Args, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, type FlavorName } from '../../../../shared/flavors/index.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings.ts';
@@ -76,6 +77,8 @@ export interface SettingsSlice {
   updateCatcher: (patch: Args['updateCatcher']) => Promise<boolean>;
   /** This computer's API token to the clipboard: main copies it, this side never holds it. */
   copyCatcherToken: () => Promise<void>;
+  /** What This computer's SMTP answers "no" with (chaos.ts); true when main took it. */
+  setChaos: (chaos: ChaosSettings) => Promise<boolean>;
   /** Restarts into the downloaded update (main quits and installs). */
   installUpdate: () => void;
 }
@@ -220,6 +223,16 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
       get().setAccounts(await call('removeAccount', { id }));
     } catch (error) {
       get().notify(asBridgeError(error));
+    }
+  },
+
+  setChaos: async (chaos) => {
+    try {
+      get().setAccounts(await call('setChaos', { chaos }));
+      return true;
+    } catch (error) {
+      get().notify(asBridgeError(error));
+      return false;
     }
   },
 
