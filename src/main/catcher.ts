@@ -16,7 +16,11 @@ export interface CatcherOptions {
   workerPath: string | URL;
   /** Its own folder: the mail (SQLite), and the certificate made once for STARTTLS. */
   dataDir: string;
+  /** The wait before start attempt `n` (1, 2, …) after a failed one: 2 s doubling to a minute (tests shorten it). */
+  retryDelayMs?: (attempt: number) => number;
 }
+
+const retryDelay = (attempt: number) => Math.min(60_000, 2000 * 2 ** Math.max(0, attempt - 1));
 
 /** What the worker is started with: the settings that change how it listens or keeps mail. */
 function serviceConfig(settings: CatcherSettings, password: string | null, dataDir: string): LocalServiceConfig {
@@ -39,6 +43,10 @@ export class Catcher {
   private stopArrivals: (() => void) | null = null;
   /** The API's token, held here for copyCatcherToken: never in the state the renderer sees. */
   private token: string | null = null;
+  /** What it was last told to run, for a start that failed to be tried again (a port freed meanwhile). */
+  private last: { settings: CatcherSettings; password: string | null; hasPassword: boolean } | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private attempt = 0;
   private readonly changeListeners = new Set<(state: CatcherState) => void>();
   private readonly arrivalListeners = new Set<(ids: string[]) => void>();
 
@@ -80,6 +88,8 @@ export class Catcher {
    * must listen or keep mail differently); one switched off stops.
    */
   async apply(settings: CatcherSettings, password: string | null, hasPassword: boolean): Promise<void> {
+    this.last = { settings, password, hasPassword };
+    this.clearRetry();
     const config = serviceConfig(settings, password, this.options.dataDir);
     const key = settings.enabled ? JSON.stringify(config) : '';
     this.current = { ...this.current, settings, hasPassword };
@@ -109,16 +119,38 @@ export class Catcher {
         stopChaos();
         stopArrivals();
       };
-      this.set({ status: 'listening', smtp: service.smtp(), error: null, api: service.api() });
+      this.attempt = 0;
+      this.set({ status: 'listening', smtp: service.smtp(), error: null, api: service.api(), retryAt: null });
     } catch (error) {
       if (this.service !== service) return;
       this.service = null;
-      this.set({ status: 'failed', smtp: null, error: error instanceof Error ? error.message : String(error), api: null });
+      // Tried again by itself, sooner and sooner no more: a port another program held may be free by then.
+      const delay = (this.options.retryDelayMs ?? retryDelay)(++this.attempt);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        void this.retry();
+      }, delay);
+      this.retryTimer.unref?.();
+      this.set({ status: 'failed', smtp: null, error: error instanceof Error ? error.message : String(error), api: null, retryAt: Date.now() + delay });
     }
+  }
+
+  /** Starts again as last told (a failed start, tried again); nothing when it runs or is off. */
+  private async retry(): Promise<void> {
+    if (!this.last || this.service !== null || !this.last.settings.enabled) return;
+    const { settings, password, hasPassword } = this.last;
+    await this.apply(settings, password, hasPassword);
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
   }
 
   /** How the client reaches it: it runs (on), or the reason it does not. */
   async connection(): Promise<Connection> {
+    // Failed before: asked now (the list's own retry, Try now), it is tried again at once.
+    if (!this.service && this.current.status === 'failed') await this.retry();
     if (!this.service) {
       throw new ServiceError('server', this.current.error ?? 'This computer is switched off: turn it on in Settings to catch your app’s mail.');
     }
@@ -131,6 +163,7 @@ export class Catcher {
   }
 
   async stop(): Promise<void> {
+    this.clearRetry();
     this.token = null;
     this.stopArrivals?.();
     this.stopArrivals = null;

@@ -117,6 +117,22 @@ test.describe('This computer: catching your own app’s mail', () => {
     await expect(page.getByRole('status', { name: 'Chaos is on' })).toContainText('421 at MAIL FROM (30%)');
   });
 
+  test('its port taken: the list says why beside the banner, and once the port is free it catches by itself', async ({ openApp }) => {
+    const { createServer } = await import('node:net');
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    const app = await openApp({ demo: true, catcher: { show: true, settings: { port: taken } } });
+    const { page } = app;
+    await expect(page.locator('#email-list')).toContainText(`Nothing to show yet: Port ${taken} on 127.0.0.1 is in use by another program`);
+    await expect(page.getByRole('alert').filter({ hasText: 'Trying again' })).toBeVisible();
+    await new Promise((resolve) => squatter.close(resolve));
+    await expect(page.getByRole('region', { name: 'SMTP settings for your app' })).toBeVisible({ timeout: 15_000 });
+    expect(app.catcherSmtpPort()).toBe(taken);
+    await sendFromApp(app, 'Caught after the port was freed');
+    await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Caught after the port was freed' })).toBeVisible();
+  });
+
   test('delete all empties the catcher, z brings every email back, and mail arriving meanwhile stays', async ({ openApp }) => {
     const app = await openApp({ demo: true, catcher: { show: true } });
     const { page } = app;

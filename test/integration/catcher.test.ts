@@ -96,6 +96,32 @@ describe('This computer, the catcher in main', () => {
     }
   });
 
+  it('tries again by itself while its port is taken, and catches once the other program lets it go', async () => {
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: taken, apiPort: 0 };
+    const delays: number[] = [];
+    const catcher = new Catcher({ workerPath: WORKER, dataDir: join(dir, 'freed'), retryDelayMs: (attempt) => (delays.push(attempt), 100 * attempt) }, settings, false);
+    try {
+      await catcher.apply(settings, null, false);
+      expect(catcher.state.status).toBe('failed');
+      // It backs off while the port stays taken…
+      await expect.poll(() => delays.length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+      expect(delays.slice(0, 3)).toEqual([1, 2, 3]);
+      // …and once it is free, it listens there by itself, and the client reaches it.
+      await new Promise((resolve) => squatter.close(resolve));
+      await expect.poll(() => catcher.state.status, { timeout: 5000 }).toBe('listening');
+      expect(catcher.state.smtp!.port).toBe(taken);
+      expect(catcher.state.retryAt).toBeNull();
+      await send(taken, 'After the port was freed');
+      const subjects = (await new ServiceClient(await catcher.connection()).listEmails({}, { fresh: true })).data.map((e) => e.subject);
+      expect(subjects).toEqual(['After the port was freed']);
+    } finally {
+      await catcher.stop();
+    }
+  });
+
   it('says in one sentence when its port is taken, and starts on another once told', async () => {
     const squatter: Server = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
@@ -105,6 +131,7 @@ describe('This computer, the catcher in main', () => {
     try {
       await catcher.apply(settings, null, false);
       expect(catcher.state.status).toBe('failed');
+      expect(catcher.state.retryAt).toBeGreaterThan(Date.now());
       expect(catcher.state.error).toBe(`Port ${taken} on 127.0.0.1 is in use by another program (another catcher such as Mailpit or MailHog?): choose another port for This computer in Settings.`);
       await expect(catcher.connection()).rejects.toThrow(/in use by another program/);
       await catcher.apply({ ...settings, port: 0 }, null, false);

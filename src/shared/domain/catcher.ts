@@ -66,6 +66,8 @@ export interface CatcherState {
   api?: { url: string } | { error: string } | null;
   /** What its SMTP answers "no" with on purpose (chaos.ts); off unless set. */
   chaos?: ChaosSettings;
+  /** After a failed start: when it tries again by itself (epoch ms). */
+  retryAt?: number | null;
 }
 
 /** What a test suite or an agent is given to reach This computer's API (the token is copied by main). */

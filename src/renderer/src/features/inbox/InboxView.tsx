@@ -200,6 +200,8 @@ function EmailList() {
   const [awayFromTop, setAwayFromTop] = useState(false);
   const firstShown = useRef<string | null>(null);
   const listFailed = useStore((s) => s.listError !== null);
+  // Nothing loaded while the server is out (This computer's port taken, a network down): the list says why, beside the banner.
+  const outage = useStore((s) => s.outage?.error.message ?? null);
 
   useEffect(() => {
     selectedRef.current?.scrollIntoView({ block: 'nearest' });
@@ -233,7 +235,7 @@ function EmailList() {
   if (!list)
     return (
       <p className="empty" id="email-list" tabIndex={-1}>
-        {listFailed ? 'The list could not be loaded.' : 'Loading…'}
+        {listFailed ? 'The list could not be loaded.' : outage ? `Nothing to show yet: ${outage}` : 'Loading…'}
       </p>
     );
   if (rows.length === 0) {
