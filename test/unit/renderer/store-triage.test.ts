@@ -227,6 +227,26 @@ describe('the list under the keyboard', () => {
     expect(store.getState().list!.meta).toMatchObject({ total: 43, from: 1, to: 26 });
   });
 
+  it('what the server no longer holds (retention pruned it, another client deleted it) leaves page 1 at the next poll, and the pager counts what is there', async () => {
+    const main = fakeMain({ emails: range(15).map((n) => email(n)) });
+    const store = await started(main);
+    const query = main.log.filter((c) => c.method === 'listEmails').at(-1)!.arg as Parameters<AppState['mergePolled']>[0];
+    const poll = async () => store.getState().mergePolled(query, await main.effects.call('listEmails', query));
+    expect(rows(store)).toHaveLength(15);
+    // Keep 10: the server prunes the five oldest as mail arrives; two more arrive.
+    main.emails.splice(0, main.emails.length, ...range(10, 8).map((n) => email(n)));
+    await poll();
+    expect(rows(store)).toEqual(range(10, 8).reverse().map((n) => `e${String(n).padStart(4, '0')}`));
+    expect(store.getState().list!.meta).toMatchObject({ total: 10, from: 1, to: 10 });
+    // A row deleted elsewhere goes too, but the email being read stays until it is closed.
+    store.setState({ openId: 'e0012', selectedId: 'e0012' });
+    main.emails.splice(main.emails.findIndex((e) => e.id === 'e0012'), 1);
+    main.emails.splice(main.emails.findIndex((e) => e.id === 'e0011'), 1);
+    await poll();
+    expect(rows(store)).toContain('e0012');
+    expect(rows(store)).not.toContain('e0011');
+  });
+
   it('a star stays on while its write is on the way, though a poll or a refresh read before it says otherwise', async () => {
     const main = fakeMain({ emails: range(5).map((n) => email(n)) });
     const store = await started(main);

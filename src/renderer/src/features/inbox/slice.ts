@@ -327,9 +327,14 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       const fresh = arrivals(list.data, withPendingStars(polled.data)).filter((e) => !removal.isPending(e.id) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
       // What the server now says of mail on screen (read, starred) is taken as is.
       const updated = new Map(withPendingStars(polled.data).map((e) => [e.id, e]));
-      const data = list.data.map((e) => updated.get(e.id) ?? e);
+      // Page 1 as the server has it: a row it no longer holds (retention pruned it, another client deleted it)
+      // leaves the screen, but for the email being read. A row older than a full page's last is on page 2 now.
+      const oldestPolled = polled.data.length >= settings.pageSize ? Date.parse(polled.data.at(-1)!.created_at) : -Infinity;
+      const gone = (e: Email) => page === 1 && !updated.has(e.id) && Date.parse(e.created_at) >= oldestPolled && e.id !== get().openId;
+      const data = list.data.filter((e) => !gone(e)).map((e) => updated.get(e.id) ?? e);
       if (fresh.length === 0) {
-        set({ list: { ...list, data } });
+        const shown = page === 1 ? { total: polled.meta.total, last_page: polled.meta.last_page, from: data.length > 0 ? 1 : null, to: data.length } : {};
+        set({ list: { ...list, data, meta: { ...list.meta, ...shown } } });
         return;
       }
       // On page 1 new mail slides in at the top, and the page stays a page: the last rows go on to
