@@ -17,8 +17,13 @@ import { SpamPanel } from '../qa/SpamPanel.tsx';
 import { SenderChecks } from '../qa/SenderChecks.tsx';
 import { AttachmentChooser } from './AttachmentChooser.tsx';
 import { HtmlBody } from './HtmlBody.tsx';
+import { PlainText } from './PlainText.tsx';
 import { NO_EMAIL_OPEN } from './EmptyReader.tsx';
 import { formatAvailable } from './slice.ts';
+
+/** How much of one header the headers view lays out: a 100 KB header in a table cell held the window. */
+const HEADER_SHOWN = 4000;
+const shownHeader = (value: string) => (value.length > HEADER_SHOWN ? `${value.slice(0, HEADER_SHOWN)}… (${(value.length - HEADER_SHOWN).toLocaleString('en')} more characters: the raw view, 3, has it whole)` : value);
 
 const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
   { format: 'html', label: 'HTML', key: '1' },
@@ -235,8 +240,8 @@ function Reader() {
               {headers.map((h, i) => (
                 <tr key={`${i}-${h.name}`}>
                   <th scope="row">{h.name}</th>
-                  {/* Encoded words decoded, as the app meant them; the bytes as sent on hover. */}
-                  <td title={decodeEncodedWords(h.value) === h.value ? undefined : h.value}>{decodeEncodedWords(h.value)}</td>
+                  {/* Encoded words decoded, as the app meant them; the bytes as sent on hover. A header too long to lay out in a frame is cut; the raw view (3) has it whole. */}
+                  <td title={decodeEncodedWords(h.value) === h.value ? undefined : h.value.slice(0, HEADER_SHOWN)}>{shownHeader(decodeEncodedWords(h.value))}</td>
                 </tr>
               ))}
             </tbody>
@@ -244,7 +249,7 @@ function Reader() {
         )}
         {openId && loading && !body && !email?.has_html && <p className="empty">Loading…</p>}
         <HtmlBody html={showsHtml && body?.format === 'html' ? body.content : ''} email={showsHtml ? email : null} />
-        {openId && !headers && body && body.format !== 'html' && <pre className={`plain ${body.format}`}>{body.content}</pre>}
+        {openId && !headers && body && body.format !== 'html' && <PlainText className={`plain ${body.format}`} text={body.content} />}
         {openId && !headers && body && <ClipNotice body={body} />}
       </div>
     </section>
