@@ -25,6 +25,8 @@ export interface SessionDeps {
   pendingDeletesPath?: string;
   /** A delete the server refused: the item goes back on screen. */
   onDeleteRefused: (entry: PendingDelete, error: unknown) => void;
+  /** A waiting delete the server took: the renderer stops holding its row. */
+  onDeleteSent?: (entry: PendingDelete) => void;
   setTimer?: (run: () => void, ms: number) => () => void;
 }
 
@@ -47,6 +49,7 @@ export class AccountSession {
       journalPath: deps.pendingDeletesPath,
       send: (entry) => this.sendDelete(entry),
       onRefused: deps.onDeleteRefused,
+      ...(deps.onDeleteSent ? { onSent: deps.onDeleteSent } : {}),
       setTimer: deps.setTimer,
     });
   }

@@ -116,6 +116,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...deps,
     ...(deps.catcher ? { startCatcher: () => deps.catcher!.connection() } : {}),
     onDeleteRefused: (entry, error) => deps.emit('deleteFailed', { id: entry.id, kind: entry.kind, error: toBridgeError(error, secrets.all()) }),
+    onDeleteSent: (entry) => deps.emit('deleteSettled', { id: entry.id, kind: entry.kind }),
   });
   const secrets = new Redaction(accounts, session);
   const context: HandlerContext = {

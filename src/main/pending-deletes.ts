@@ -27,6 +27,8 @@ export interface PendingDeletesOptions {
   send: (entry: PendingDelete) => Promise<void>;
   /** A delete the server refused while the app runs: the item goes back on screen with the reason. */
   onRefused: (entry: PendingDelete, error: unknown) => void;
+  /** A delete the server took (or found done already) while the app runs: the screen may stop holding it. */
+  onSent?: (entry: PendingDelete) => void;
   setTimer?: (run: () => void, ms: number) => () => void;
 }
 
@@ -106,9 +108,12 @@ export class PendingDeletes {
     try {
       await this.options.send(entry);
       this.unsent.delete(entry.key);
+      if (when === 'running') this.options.onSent?.(entry);
     } catch (error) {
-      if (alreadyGone(error)) this.unsent.delete(entry.key);
-      else if (when === 'running' || !mayTakeItLater(error)) {
+      if (alreadyGone(error)) {
+        this.unsent.delete(entry.key);
+        if (when === 'running') this.options.onSent?.(entry);
+      } else if (when === 'running' || !mayTakeItLater(error)) {
         this.unsent.delete(entry.key);
         if (when === 'running') this.options.onRefused(entry, error);
       }

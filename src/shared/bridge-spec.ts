@@ -51,7 +51,7 @@ export const METHODS = [
 ] as const;
 export type Method = (typeof METHODS)[number];
 
-export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled', 'deleteFailed', 'loopChanged', 'watchCaught'] as const;
+export const EVENTS = ['accountsChanged', 'rateLimit', 'menuCommand', 'updateStatus', 'listPolled', 'deleteFailed', 'deleteSettled', 'loopChanged', 'watchCaught'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export interface BridgeSpec {

@@ -473,6 +473,8 @@ export interface Events {
   updateStatus: UpdateStatus;
   /** A deferred delete failed when it was finally sent: the email (or rule) is back. */
   deleteFailed: { id: string; error: BridgeError; kind?: 'email' | 'automation' | 'all' };
+  /** A deferred delete the server took: the screen stops holding it (and never before: a DELETE that hangs keeps its row hidden). */
+  deleteSettled: { id: string; kind: 'email' | 'automation' | 'all' };
   /** Page 1 of the watched list, polled by main: new mail slides in from here. */
   listPolled: { query: ListQuery; page: Results['listEmails'] };
   /** The tester's loop: open watches, the newest code, the global shortcut. */

@@ -45,7 +45,7 @@ test.describe('This computer: catching your own app’s mail', () => {
     const free = (probe.address() as { port: number }).port;
     await new Promise((resolve) => probe.close(resolve));
     await section.getByLabel('SMTP port').fill(String(free));
-    await section.getByRole('button', { name: 'Apply' }).click();
+    await section.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(section.getByRole('status')).toContainText(`Catching mail on 127.0.0.1:${free}`);
     expect(app.catcherSmtpPort()).toBe(free);
     await sendFromApp(app, 'On the new port');

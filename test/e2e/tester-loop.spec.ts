@@ -77,13 +77,13 @@ test.describe('the tester’s loop', () => {
     const input = form.getByLabel('Copy the newest code from any app');
     await input.fill('Control+Shift');
     await expect(form.getByRole('status')).toContainText('not a key');
-    await expect(form.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    await expect(form.getByRole('button', { name: 'Apply', exact: true })).toBeDisabled();
     await input.fill('Control+Shift+F9');
-    await form.getByRole('button', { name: 'Apply' }).click();
+    await form.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(form.getByRole('status')).toContainText('On: Ctrl+Shift+F9 copies the newest email’s code from any app.');
     expect(app.globalShortcuts()).toEqual(['Control+Shift+F9']);
     await input.fill('');
-    await form.getByRole('button', { name: 'Apply' }).click();
+    await form.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(form.getByRole('status')).toContainText('Off.');
     expect(app.globalShortcuts()).toEqual([]);
   });

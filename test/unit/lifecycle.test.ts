@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PendingDeletes } from '../../src/main/pending-deletes.ts';
+import { ServiceError } from '../../src/main/api/errors.ts';
 import { flushBeforeQuit, focusExisting, mayClose } from '../../src/main/lifecycle.ts';
 
 describe('quitting', () => {
@@ -33,6 +34,38 @@ describe('quitting', () => {
 });
 
 describe('a second start', () => {
+  it('tells how each waiting delete went once the server answered: taken (or already gone) or refused, never before', async () => {
+    const told: string[] = [];
+    const timers: (() => void)[] = [];
+    let answer!: (error?: Error) => void;
+    const pending = new PendingDeletes({
+      send: (entry) =>
+        new Promise<void>((resolve, reject) => {
+          answer = (error) => (error ? reject(error) : resolve());
+          told.push(`sent ${entry.id}`);
+        }),
+      onRefused: (entry) => void told.push(`refused ${entry.id}`),
+      onSent: (entry) => void told.push(`taken ${entry.id}`),
+      setTimer: (run) => (timers.push(run), () => undefined),
+    });
+    await pending.schedule({ key: 'email:a', account: 'x', kind: 'email', id: 'a' }, 5000);
+    timers.shift()!();
+    // Sent, and still on its way: nothing is told yet.
+    expect(told).toEqual(['sent a']);
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(told).toEqual(['sent a', 'taken a']);
+    await pending.schedule({ key: 'email:b', account: 'x', kind: 'email', id: 'b' }, 5000);
+    timers.shift()!();
+    answer(new ServiceError('not-found', 'gone'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await pending.schedule({ key: 'email:c', account: 'x', kind: 'email', id: 'c' }, 5000);
+    timers.shift()!();
+    answer(new ServiceError('server', 'The server hit an error (500).'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(told).toEqual(['sent a', 'taken a', 'sent b', 'taken b', 'sent c', 'refused c']);
+  });
+
   it('brings the window back, restored and focused', () => {
     const window = { isMinimized: () => true, restore: vi.fn(), focus: vi.fn() };
     focusExisting(window);

@@ -263,8 +263,9 @@ export function App() {
       subscribe('updateStatus', (update) => useStore.setState({ update })),
       subscribe('listPolled', ({ query, page }) => useStore.getState().mergePolled(query, page)),
       subscribe('deleteFailed', ({ id, error, kind }) =>
-        kind === 'automation' ? useStore.getState().restoreRule(id, error) : useStore.getState().restoreDeleted(id, error),
+        kind === 'automation' ? useStore.getState().restoreRule(id, error) : kind === 'all' ? useStore.getState().deleteAllFailed(id, error) : useStore.getState().restoreDeleted(id, error),
       ),
+      subscribe('deleteSettled', ({ id, kind }) => (kind === 'automation' ? useStore.getState().ruleDeleteSettled(id) : useStore.getState().deleteSettled(id, kind))),
       subscribe('menuCommand', (command) => runCommand(MENU_TO_COMMAND[command])),
       subscribe('loopChanged', (state) => useStore.getState().setLoop(state)),
       subscribe('watchCaught', (caught) => useStore.getState().watchCaught(caught)),

@@ -101,10 +101,16 @@ export interface FakeMain {
   answer: boolean;
   /** The next call to `method` waits until the returned function is called. */
   hold: (method: Method) => () => void;
+  /** The next call to `method` is answered as the server stood when it was asked, but delivered only when released (a slow answer). */
+  holdAnswer: (method: Method) => () => void;
   /** Calls to `method` fail with this error until cleared. */
   failing: Partial<Record<Method, BridgeError>>;
   /** Server-side writes only (DELETE after its window, favorites), as the server log would show them. */
   writes: string[];
+  /** Main's events to the renderer (deleteSettled, deleteFailed), as App.tsx subscribes them. */
+  listen: (listener: (event: 'deleteSettled' | 'deleteFailed', payload: { id: string; kind: 'email' | 'automation' | 'all'; error?: BridgeError }) => void) => void;
+  /** The next waiting DELETE (or delete-all) sent after its window hangs until the returned function answers it: with an error, it fails. */
+  hangNextDelete: () => (error?: BridgeError) => void;
 }
 
 const bridgeError = (kind: BridgeError['kind'], message: string): BridgeError => ({ kind, message, details: {} });
@@ -116,17 +122,36 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
   const log: FakeMain['log'] = [];
   const writes: string[] = [];
   const held = new Map<Method, Promise<void>>();
+  const heldAnswers = new Map<Method, Promise<void>>();
+  const listeners: Parameters<FakeMain['listen']>[0][] = [];
+  const emit: Parameters<FakeMain['listen']>[0] = (event, payload) => listeners.forEach((listener) => listener(event, payload));
+  let hang: ((answer: (error?: BridgeError) => void) => void) | null = null;
   const deferred = new Map<string, unknown>();
   const storage = new Map<string, string>();
 
   /** As main's deleteSoon: the DELETE reaches the server once `undoMs` pass on this clock, unless undone. */
-  const deleteLater = (kind: 'email' | 'automation', id: string, undoMs: number | undefined, from: { id: string }[], write: string): null => {
+  const deleteLater = (kind: 'email' | 'automation' | 'all', id: string, undoMs: number | undefined, from: { id: string }[], write: string): null => {
     const key = `${kind}:${id}`;
     const timer = clock.setTimeout(() => {
       deferred.delete(key);
-      const at = from.findIndex((item) => item.id === id);
-      if (at >= 0) from.splice(at, 1);
-      writes.push(write);
+      // As main: the DELETE goes, and when the server answers, the renderer is told how it went.
+      const done = (error?: BridgeError) => {
+        if (error) return emit('deleteFailed', { id, kind, error });
+        if (kind === 'all') {
+          // Every email that arrived by then; what came after stays.
+          for (let i = emails.length - 1; i >= 0; i--) if (Date.parse(emails[i]!.created_at) <= Date.parse(id)) emails.splice(i, 1);
+        } else {
+          const at = from.findIndex((item) => item.id === id);
+          if (at >= 0) from.splice(at, 1);
+        }
+        writes.push(write);
+        emit('deleteSettled', { id, kind });
+      };
+      if (hang) {
+        const take = hang;
+        hang = null;
+        take(done);
+      } else done();
     }, undoMs ?? 0);
     deferred.set(key, timer);
     return null;
@@ -166,6 +191,12 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
     },
     deleteEmail: ({ id, undoMs }) => deleteLater('email', id, undoMs, emails, `delete ${id}`),
     deleteAutomation: ({ id, undoMs }) => deleteLater('automation', id, undoMs, automations, `delete rule ${id}`),
+    deleteAllEmails: ({ undoMs }) => {
+      // Main's clock, to the millisecond: the newest email so far arrived by then.
+      const through = new Date(Math.max(clock.now(), ...emails.map((e) => Date.parse(e.created_at)))).toISOString();
+      deleteLater('all', through, undoMs, emails, 'delete all');
+      return { through };
+    },
     undoDelete: ({ id, kind }) => {
       const key = `${kind ?? 'email'}:${id}`;
       if (!deferred.has(key)) return { undone: false };
@@ -179,6 +210,16 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
   };
 
   const main: FakeMain = {
+    listen: (listener) => void listeners.push(listener),
+    hangNextDelete: () => {
+      let answer: ((error?: BridgeError) => void) | null = null;
+      let early: { error?: BridgeError } | null = null;
+      hang = (done) => {
+        answer = done;
+        if (early) done(early.error);
+      };
+      return (error) => (answer ? answer(error) : (early = { error }));
+    },
     clock,
     log,
     emails,
@@ -190,6 +231,11 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
     hold: (method) => {
       let release!: () => void;
       held.set(method, new Promise<void>((resolve) => (release = resolve)));
+      return () => release();
+    },
+    holdAnswer: (method) => {
+      let release!: () => void;
+      heldAnswers.set(method, new Promise<void>((resolve) => (release = resolve)));
       return () => release();
     },
     effects: {
@@ -204,7 +250,13 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
         if (failure) throw new BridgeFailure(failure);
         const handler = handlers[method] as ((a: typeof arg) => unknown) | undefined;
         if (!handler) throw new BridgeFailure(bridgeError('unsupported', `The fake main has no ${method}.`));
-        return structuredClone(handler(arg)) as never;
+        const answer = structuredClone(handler(arg));
+        const late = heldAnswers.get(method);
+        if (late) {
+          heldAnswers.delete(method);
+          await late;
+        }
+        return answer as never;
       },
       confirm: (question) => {
         main.questions.push(question);

@@ -12,6 +12,13 @@ const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from 
 
 async function started(main: FakeMain, patch: Partial<AppState> = {}) {
   const store = createAppStore(main.effects);
+  // As App.tsx subscribes main's events.
+  main.listen((event, { id, kind, error }) => {
+    const state = store.getState();
+    if (event === 'deleteSettled') return kind === 'automation' ? state.ruleDeleteSettled(id) : state.deleteSettled(id, kind);
+    if (kind === 'automation') return state.restoreRule(id, error!);
+    return kind === 'all' ? state.deleteAllFailed(id, error!) : state.restoreDeleted(id, error!);
+  });
   store.setState(patch);
   await store.getState().loadList();
   return store;
@@ -110,7 +117,7 @@ describe('deleting with undo (the inbox)', () => {
     main.failing.deleteEmail = { kind: 'forbidden', message: 'This token may not delete mail.', details: {} };
     await store.getState().deleteEmail('e0003');
     expect(rows(store)).toEqual(['e0004', 'e0003', 'e0002', 'e0001']);
-    expect(notices(store)).toEqual(['This token may not delete mail.']);
+    expect(notices(store)).toEqual(['“Email 3” was not deleted: This token may not delete mail.']);
     await store.getState().undoDelete();
     expect(calls(main, 'undoDelete')).toEqual([]);
   });
@@ -360,5 +367,97 @@ describe('printing from the store', () => {
     await store.getState().printEmail(true);
     expect((printed(main)[0] as { html: string }).html).toBe('<p>Body of');
     expect(notices(store)).toContain('Printing the part shown; show the whole message first to print all of it.');
+  });
+});
+
+describe('nothing undone comes back, nothing failed is hidden (issue 41)', () => {
+  it('a DELETE that hangs past the window keeps the email off the screen; when it fails, the email is back with a notice that says so, and Retry deletes again', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    const answer = main.hangNextDelete();
+    await store.getState().deleteEmail('e0002');
+    await main.clock.advance(UNDO_MS + 500);
+    await store.getState().loadList({ fresh: true });
+    expect(rows(store)).toEqual(['e0003', 'e0001']);
+    await main.clock.advance(15_000);
+    expect(rows(store)).toEqual(['e0003', 'e0001']);
+    answer({ kind: 'timeout', message: 'The server did not answer within 15 s.', details: {} });
+    await settle();
+    expect(rows(store)).toEqual(['e0003', 'e0002', 'e0001']);
+    const notice = store.getState().notices.at(-1)!;
+    expect(notice.text).toBe('“Email 2” was not deleted: The server did not answer within 15 s.');
+    expect(notice.action?.label).toBe('Retry');
+    notice.action!.run();
+    await settle();
+    expect(rows(store)).toEqual(['e0003', 'e0001']);
+    await main.clock.advance(UNDO_MS + 500);
+    expect(main.writes).toEqual(['delete e0002']);
+    expect(main.emails.map((e) => e.id)).toEqual(['e0001', 'e0003']);
+  });
+
+  it('#, z, # on the same email: the first window’s end does not end the second, and z inside it undoes, nothing sent', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().deleteEmail('e0002');
+    await main.clock.advance(2000);
+    await store.getState().undoDelete();
+    expect(rows(store)).toContain('e0002');
+    await main.clock.advance(2000);
+    await store.getState().deleteEmail('e0002');
+    // The first delete's window would have closed here.
+    await main.clock.advance(UNDO_MS - 2000 + 1000);
+    expect(rows(store)).not.toContain('e0002');
+    await store.getState().undoDelete();
+    expect(notices(store).at(-1)).toBe('Delete undone.');
+    expect(rows(store)).toContain('e0002');
+    await main.clock.advance(UNDO_MS * 2);
+    expect(main.writes).toEqual([]);
+  });
+
+  it('delete all, then r inside the undo window: every email stays off the screen', async () => {
+    const main = fakeMain({ emails: range(4).map((n) => email(n)) });
+    const store = await started(main);
+    await store.getState().deleteAll();
+    expect(rows(store)).toEqual([]);
+    await store.getState().loadList({ fresh: true });
+    expect(rows(store)).toEqual([]);
+    expect(store.getState().list!.meta.total).toBe(0);
+    await store.getState().undoDelete();
+    expect(rows(store)).toHaveLength(4);
+  });
+
+  it('a delete-all the server refuses: every email is back, and one notice says so with Retry', async () => {
+    const main = fakeMain({ emails: range(4).map((n) => email(n)) });
+    const store = await started(main);
+    const answer = main.hangNextDelete();
+    await store.getState().deleteAll();
+    await main.clock.advance(UNDO_MS + 500);
+    // Still off while the DELETE is on its way, even when the list is asked again.
+    await store.getState().loadList({ fresh: true });
+    expect(rows(store)).toEqual([]);
+    answer({ kind: 'server', message: 'The server hit an error (500).', details: {} });
+    await settle();
+    await settle();
+    expect(rows(store)).toHaveLength(4);
+    const notice = store.getState().notices.at(-1)!;
+    expect(notice.text).toBe('Deleting every email failed: The server hit an error (500). They are all still there.');
+    expect(notice.action?.label).toBe('Retry');
+  });
+
+  it('a star stays on when a list asked for before it lands after its write was answered', async () => {
+    const main = fakeMain({ emails: range(3).map((n) => email(n)) });
+    const store = await started(main);
+    const release = main.holdAnswer('listEmails');
+    const stale = store.getState().loadList({ fresh: true });
+    await settle();
+    await store.getState().toggleFavorite('e0002');
+    expect(main.writes).toEqual(['star e0002']);
+    release();
+    await stale;
+    expect(store.getState().list!.data.find((e) => e.id === 'e0002')!.favorite).toBe(true);
+    // A list asked for after the answer is the server's word, and it says starred too.
+    await main.clock.advance(10);
+    await store.getState().loadList({ fresh: true });
+    expect(store.getState().list!.data.find((e) => e.id === 'e0002')!.favorite).toBe(true);
   });
 });

@@ -2,8 +2,10 @@
  * Deleting from a list with Undo, the one way every list does it (the inbox and
  * the rules): the items leave the screen at once, main holds each DELETE for
  * UNDO_MS, and z takes back the newest delete still in its window, then the one
- * before it (a stack). Each comes back at the row it had; a DELETE that fails
- * puts its item back with the reason.
+ * before it (a stack). Each comes back at the row it had. An item stays off the
+ * screen until main says its DELETE settled: taken (deleteSettled), or refused
+ * (deleteFailed: it comes back, and one notice says the delete failed, with
+ * Retry). A DELETE that hangs past the undo window keeps it off meanwhile.
  */
 import type { BridgeError } from '../../../shared/contract.ts';
 import { UNDO_MS } from '../../../shared/domain/settings.ts';
@@ -29,8 +31,10 @@ export interface RemovalList<T extends { id: string }> {
   show: (items: T[], delta: number) => void;
   /** One came back: where the highlight goes. */
   restored: (removed: Removed<T>) => void;
-  /** Their windows closed and the server has them deleted. */
+  /** The server has them deleted (main said so). */
   settled?: (ids: string[]) => void;
+  /** The notice of a delete that failed (the item is back): what to say, and the notice of trying again (null: it cannot help). */
+  failed: (item: T, error: BridgeError) => { text: string; again: string | null };
   notify: Notify;
   dismiss: (id: number) => void;
 }
@@ -47,6 +51,8 @@ export interface UndoableRemoval<T> {
   undo: (id?: string) => Promise<void>;
   /** Puts one back (its DELETE failed): false when it was not waiting. */
   restore: (id: string, error?: BridgeError) => boolean;
+  /** Main sent its DELETE and the server took it: the screen stops holding it. */
+  settle: (id: string) => void;
 }
 
 interface Entry {
@@ -59,6 +65,19 @@ interface Entry {
 export function undoableRemoval<T extends { id: string }>(effects: Effects, list: RemovalList<T>): UndoableRemoval<T> {
   const pending = new Map<string, Removed<T>>();
   let stack: Entry[] = [];
+  // Settled ones are told together: a bulk delete's 25 answers make one refresh.
+  let settledNow: string[] = [];
+  const settle = (id: string) => {
+    if (!pending.delete(id)) return;
+    if (settledNow.length === 0) {
+      effects.clock.setTimeout(() => {
+        const ids = settledNow;
+        settledNow = [];
+        list.settled?.(ids);
+      }, 0);
+    }
+    settledNow.push(id);
+  };
 
   const restore = (id: string, error?: BridgeError): boolean => {
     const removed = pending.get(id);
@@ -72,7 +91,10 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
       // A delete with nothing left to take back leaves the stack, and its notice goes.
       for (const spent of stack.filter((entry) => !entry.ids.some((one) => pending.has(one)))) list.dismiss(spent.noticeId);
       stack = stack.filter((entry) => entry.ids.some((one) => pending.has(one)));
-      list.notify(error);
+      // Said as what it is, the delete that failed, with the way to try it again.
+      const { text, again } = list.failed(removed.item, error);
+      const retry = () => void remove([{ ...removed, index: Math.max(0, list.items().findIndex((item) => item.id === id)) }], again!);
+      list.notify(text, again === null ? { tone: 'error' } : { tone: 'error', action: { label: 'Retry', run: retry } });
     }
     return true;
   };
@@ -122,10 +144,9 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
     })();
     await entry.sent;
     effects.clock.setTimeout(() => {
-      // The window closed: z can no longer reach these, and the server has them.
+      // The window closed: z can no longer reach these. They stay off the screen until main says
+      // how their DELETEs went (settle, restore), however long the server takes.
       stack = stack.filter((e) => e !== entry);
-      const gone = ids.filter((id) => pending.delete(id));
-      if (gone.length > 0) list.settled?.(gone);
     }, UNDO_MS + 500);
   };
 
@@ -136,5 +157,6 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
     remove,
     undo,
     restore,
+    settle,
   };
 }

@@ -87,6 +87,8 @@ export interface AutomationsSlice {
   undoRemoveAutomation: () => Promise<void>;
   /** A rule's DELETE failed once sent: it comes back, and an unsupported delete hides the buttons. */
   restoreRule: (id: string, error: BridgeError) => void;
+  /** Main sent a rule's waiting DELETE and the server took it. */
+  ruleDeleteSettled: (id: string) => void;
   /** The rule under the keyboard cursor in the list. */
   selectedAutomationId: string | null;
   moveAutomationSelection: (delta: number) => void;
@@ -206,6 +208,11 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
     restored: ({ item }) => set({ selectedAutomationId: item.id }),
     notify: (what, options) => get().notify(typeof what === 'string' ? what : explain(what), options),
     dismiss: (id) => get().dismiss(id),
+    failed: (automation, error) => {
+      const said = explain(error);
+      if (said !== error) return { text: said.message, again: null };
+      return { text: `The rule “${automation.title}” was not deleted: ${error.message}`, again: `Deleted the rule “${automation.title}” again.` };
+    },
   });
   return {
     automations: null,
@@ -234,6 +241,8 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
       void get().loadAutomations();
       get().notify(explain(error));
     },
+
+    ruleDeleteSettled: (id) => removal.settle(id),
 
     undoRemoveAutomation: () => removal.undo(),
 

@@ -89,9 +89,13 @@ export interface InboxSlice {
    */
   deleteAll: () => Promise<void>;
   /** A delete-all still in its undo window: its `through`, and the page it took away. */
-  deletedAll: { through: string; list: NonNullable<InboxSlice['list']> } | null;
+  deletedAll: { through: string; list: NonNullable<InboxSlice['list']>; undoable?: boolean } | null;
   /** Puts a deleted email back where it was (its DELETE failed). */
   restoreDeleted: (id: string, error?: BridgeError) => void;
+  /** Main sent a waiting delete and the server took it (deleteSettled). */
+  deleteSettled: (id: string, kind: 'email' | 'automation' | 'all') => void;
+  /** The delete-all sent after its window failed (deleteFailed, kind all): every email is back, and the notice says so. */
+  deleteAllFailed: (through: string, error: BridgeError) => void;
   /** Emails picked with x, J/K or * a, for s and # to act on together. */
   checked: string[];
   toggleChecked: (id: string) => void;
@@ -113,15 +117,24 @@ const queryKey = (query: ListQuery) => JSON.stringify({ ...query, page: 1 });
 
 export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
   /**
-   * Stars the user set whose write has not been answered yet. A list page
-   * read before the write went out (a poll, a refresh) still says the old
-   * star: these stand over it until the write is answered, so a star never
-   * flickers off (or on) under the user's eyes.
+   * Stars the user set. A list page asked for before the write was answered
+   * (a poll, a refresh, however late it lands) still says the old star: the
+   * entry stands over it; a page asked for after the answer is the server's
+   * word, and the entry goes. A write refused goes at once (the server kept
+   * the old star, and so does every page).
    */
-  const pendingStars = new Map<string, { favorite: boolean }>();
-  const withPendingStars = (emails: Email[]) =>
-    pendingStars.size === 0 ? emails : emails.map((e) => (pendingStars.has(e.id) ? { ...e, favorite: pendingStars.get(e.id)!.favorite } : e));
+  const pendingStars = new Map<string, { favorite: boolean; answeredAt: number | null }>();
+  /** How long an answered star is held over pages whose asking time is unknown (polls). */
+  const STAR_HELD_MS = 60_000;
   const { call, clock, storage } = effects;
+  const withPendingStars = (emails: Email[], askedAt: number | null = null) => {
+    if (pendingStars.size === 0) return emails;
+    for (const [id, entry] of pendingStars) {
+      const answered = entry.answeredAt;
+      if (answered !== null && ((askedAt !== null && askedAt > answered) || clock.now() - answered > STAR_HELD_MS)) pendingStars.delete(id);
+    }
+    return emails.map((e) => (pendingStars.has(e.id) ? { ...e, favorite: pendingStars.get(e.id)!.favorite } : e));
+  };
   let listSequence = 0;
   const removal = undoableRemoval<Email>(effects, {
     kind: 'email',
@@ -141,6 +154,10 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     settled: () => void get().loadList(),
     notify: (what, options) => get().notify(what, options),
     dismiss: (id) => get().dismiss(id),
+    failed: (email, error) => {
+      const title = email.subject || '(no subject)';
+      return { text: `“${title}” was not deleted: ${error.message}`, again: `Deleted “${title}” again.` };
+    },
   });
 
   /** Takes these emails off the screen with one undo; the highlight (and the reader) move on if theirs went. */
@@ -247,16 +264,20 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       // A search with an error is shown in place and never sent.
       if (errors.length > 0) return;
       set({ listLoading: true });
+      const askedAt = clock.now();
       try {
         const answered = await call('listEmails', options.fresh ? { ...query, fresh: true } : query);
         if (sequence !== listSequence) return;
-        // Mail deleted on screen stays gone while its DELETE waits for the undo window.
-        const waiting = removal.pendingCount();
+        // Mail deleted on screen stays gone until main says its DELETE settled; so does what a
+        // delete-all took (mail that arrived after it shows).
+        const through = get().deletedAll ? Date.parse(get().deletedAll!.through) : null;
+        const kept = answered.data.filter((e) => !removal.isPending(e.id) && (through === null || Date.parse(e.created_at) > through));
+        const waiting = through !== null ? answered.data.length - kept.length : removal.pendingCount();
         // The server still counts them until the DELETE goes: the pages shown do not.
-        const total = Math.max(0, answered.meta.total - waiting);
+        const total = through !== null ? kept.length : Math.max(0, answered.meta.total - waiting);
         const list = {
           ...answered,
-          data: withPendingStars(answered.data.filter((e) => !removal.isPending(e.id))),
+          data: withPendingStars(kept, askedAt),
           meta: waiting === 0 ? answered.meta : { ...answered.meta, total, last_page: Math.max(1, Math.ceil(total / answered.meta.per_page)) },
         };
         const ids = list.data.map((e) => e.id);
@@ -386,17 +407,18 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       const email = get().list?.data.find((e) => e.id === id) ?? (get().email?.id === id ? get().email : null);
       if (!id || !email) return;
       const favorite = !email.favorite;
-      const pending = { favorite };
+      const pending: { favorite: boolean; answeredAt: number | null } = { favorite, answeredAt: null };
       pendingStars.set(id, pending);
       get().patchListEmail({ ...email, favorite });
       if (get().email?.id === id) set({ email: { ...get().email!, favorite } });
       try {
         await call('setFavorite', { id, favorite });
+        // Held until a page asked for after this answer lands.
+        pending.answeredAt = clock.now();
       } catch (error) {
         get().patchListEmail({ ...email, favorite: !favorite });
         if (get().email?.id === id) set({ email: { ...get().email!, favorite: !favorite } });
         get().notify(asBridgeError(error));
-      } finally {
         // A later toggle of the same email has its own entry: only this one's own goes.
         if (pendingStars.get(id) === pending) pendingStars.delete(id);
       }
@@ -417,7 +439,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     undoDelete: async (id) => {
       const all = get().deletedAll;
       // The newest delete first: a delete-all in its window is that, unless z names an email.
-      if (all && id === undefined) {
+      if (all && all.undoable !== false && id === undefined) {
         set({ deletedAll: null });
         const { undone } = await call('undoDelete', { id: all.through, kind: 'all' }).catch(() => ({ undone: false }));
         if (undone) {
@@ -443,15 +465,31 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       set({ deletedAll: { through, list }, list: { ...list, data: [], meta: { ...list.meta, total: 0, from: null, to: null, last_page: 1 } }, selectedId: null, checked: [] });
       get().closeMessage();
       get().notify('Deleted every email.', { action: { label: 'Undo (z)', run: () => void get().undoDelete() }, ms: UNDO_MS });
+      // The window closing ends z only: what was deleted stays off until main says how the DELETE went
+      // (deleteSettled or deleteFailed), so a DELETE that hangs never brings every email back unannounced.
       clock.setTimeout(() => {
-        if (get().deletedAll?.through !== through) return;
-        set({ deletedAll: null });
-        void get().loadList({ fresh: true });
+        const all = get().deletedAll;
+        if (all?.through === through) set({ deletedAll: { ...all, undoable: false } });
       }, UNDO_MS + 500);
     },
 
     restoreDeleted: (id, error) => {
       removal.restore(id, error);
+    },
+
+    deleteSettled: (id, kind) => {
+      if (kind === 'email') return removal.settle(id);
+      if (kind !== 'all' || get().deletedAll?.through !== id) return;
+      // The server took the delete-all: what arrived since shows, from the server.
+      set({ deletedAll: null });
+      void get().loadList({ fresh: true });
+    },
+
+    deleteAllFailed: (through, error) => {
+      const all = get().deletedAll;
+      if (all?.through === through) set({ deletedAll: null });
+      void get().loadList({ fresh: true });
+      get().notify(`Deleting every email failed: ${error.message.replace(/\.$/, '')}. They are all still there.`, { tone: 'error', action: { label: 'Retry', run: () => void get().deleteAll() } });
     },
   };
 };
