@@ -17,6 +17,8 @@ test('a key rebound in Settings is the key everywhere: the dispatcher, the help 
   await page.keyboard.press('Shift+Y');
   await expect(section.getByRole('status')).toHaveText('“Star / unstar” is now Y.');
   await expect.poll(() => app.accounts.settings.keymap).toEqual({ 'inbox.star': ['Y'] });
+  // The renderer has the new keymap once the editor lists Y for it (main's answer reached the store).
+  await expect(section.getByRole('row').filter({ hasText: 'Star / unstar' }).locator('kbd')).toHaveText('Y');
 
   await page.keyboard.press('g');
   await page.keyboard.press('i');

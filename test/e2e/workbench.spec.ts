@@ -73,6 +73,8 @@ test.describe('the automation workbench', () => {
     expect(service.service.team('t').automations.size).toBe(0);
     // Narrowed to a few, it saves without a question.
     await page.getByLabel('Subject (regular expression)').fill('^Lunch');
+    // Saved once the preview says so (under load, a Save before it still sees every email matched, and asks).
+    await expect(page.getByRole('region', { name: 'What this rule catches' }).getByRole('heading')).toHaveText('Matches 1 of the last 5 emails');
     await page.getByRole('button', { name: /Save/ }).click();
     await expect.poll(() => service.service.team('t').automations.size).toBe(1);
   });
