@@ -38,6 +38,17 @@ const A11Y_HTML = (tracker: string) =>
     '</html>', // 19
   ].join('\r\n');
 
+/** The two findings issue 43 named, on lines counted by hand. */
+const A11Y_TRUE_HTML = [
+  '<!doctype html>', // 1
+  '<html lang="en"><body>', // 2
+  '<table width="600"><tr><td>', // 3: a layout table around a data table: still a layout table
+  '<table><caption>Your order</caption><tr><th>Item</th><th>Price</th></tr><tr><td>Mug</td><td>€9</td></tr></table>', // 4: a data table, fine
+  `<p><a href="https://acme.test/shop"><img src="data:image/png;base64,${PIXEL}" width="40" height="40"></a></p>`, // 5: a link whose only content is an image without alt
+  '</td></tr></table>', // 6
+  '</body></html>', // 7
+].join('\r\n');
+
 const mail = (subject: string, date: string, html: string, extra: string[] = []) =>
   [
     'From: Acme <news@acme.test>',
@@ -82,6 +93,7 @@ test.describe('accessibility and compare', () => {
       mail('Order A-1041 confirmed', 'Mon, 02 Nov 2026 08:00:00 +0000', ORDER('A-1041', '€42.00', '#2f6fed', 'https://acme.test/track/1041'), ['X-Template: order-v1']),
     );
     await service.inject(mail('Weekly news', 'Mon, 02 Nov 2026 08:30:00 +0000', '<p>Not an order</p>'));
+    await service.inject(mail('Image link in a layout table', 'Sun, 01 Nov 2026 08:00:00 +0000', A11Y_TRUE_HTML));
     await service.inject(
       mail('Order A-1042 confirmed', 'Mon, 02 Nov 2026 09:00:00 +0000', ORDER('A-1042', '€42.00', '#d9480f', 'https://acme.test/track/1042'), ['X-Template: order-v2']),
     );
@@ -125,6 +137,19 @@ test.describe('accessibility and compare', () => {
     expect(hits).toEqual([]);
     expect(app.inspectorRequests.filter((url) => !url.startsWith('data:'))).toEqual([]);
     expect(app.inspectedDocuments).toHaveLength(2);
+  });
+
+  test('A sees links as a mail client shows them, and a layout table by its own rows: an image link without alt, and a layout table around a data table, each on its line', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Image link in a layout table' }).click();
+    await expect(page.frameLocator('iframe[title="Email content"]').getByText('Your order')).toBeVisible();
+    await page.keyboard.press('A');
+    const report = page.getByRole('region', { name: 'Accessibility' });
+    await expect(report.getByRole('status')).toContainText('accessibility problem', { timeout: 30_000 });
+    const lines = async (rule: string) => (await report.getByRole('listitem').filter({ hasText: rule }).getByRole('button').allInnerTexts()).map((text) => Number(text.replace('line ', '')));
+    expect(await lines('link-name')).toEqual([5]);
+    expect(await lines('layout-table-role')).toEqual([3]);
   });
 
   test('B compares an order with the one before of its kind: text, headers, links, and the rendering diffed with the changed regions boxed', async ({ openApp }) => {

@@ -44,3 +44,57 @@ test('a key rebound in Settings is the key everywhere: the dispatcher, the help 
   await section.getByRole('button', { name: 'Reset the key for Star / unstar' }).click();
   await expect.poll(() => app.accounts.settings.keymap).toEqual({});
 });
+
+test('every key hint follows the keymap: rebound keys show as rebound on the buttons and notices, and a letter rebound for close types in a field', async ({ openApp }) => {
+  const app = await openApp({ demo: true });
+  const { page } = app;
+  const list = page.getByRole('listbox', { name: 'Emails' });
+  await expect(list.locator('[aria-selected="true"]')).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('s');
+  const section = page.getByRole('region', { name: 'Keyboard shortcuts' });
+  for (const [title, key, shown] of [
+    ['Show the raw message', '7', '7'],
+    ['Undo the last delete', 'Shift+Z', 'Z'],
+    ['Close the email, or leave the field', 'q', 'q'],
+  ] as const) {
+    await section.getByRole('button', { name: `Change the key for ${title}` }).click();
+    await page.keyboard.press(key);
+    await expect(section.getByRole('row').filter({ hasText: title }).locator('kbd')).toHaveText(shown);
+  }
+  await page.keyboard.press('g');
+  await page.keyboard.press('i');
+  await list.getByRole('option').first().click();
+  await page.keyboard.press('Enter');
+  const tabs = page.getByRole('tablist', { name: 'View as' });
+  await expect(tabs.getByRole('tab', { name: 'Raw (7)' })).toBeVisible();
+  await expect(tabs.getByRole('tab', { name: 'Raw (3)' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Close (q)' })).toBeVisible();
+  await page.keyboard.press('#');
+  await expect(page.getByRole('button', { name: 'Undo (Z)' })).toBeVisible();
+  await page.keyboard.press('Shift+Z');
+  await expect(page.getByRole('button', { name: 'Undo (Z)' })).toHaveCount(0);
+  // q closes from the list, but in the search box it is a letter.
+  await page.keyboard.press('/');
+  await page.keyboard.type('quota');
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('quota');
+});
+
+test('the attachment chooser takes Esc and its close button, and a number saves', async ({ openApp }) => {
+  const app = await openApp({ demo: true });
+  const { page } = app;
+  const list = page.getByRole('listbox', { name: 'Emails' });
+  await expect(list.locator('[aria-selected="true"]')).toBeVisible();
+  // An invoice has two attachments: a chooses between them (with one, a saves it at once).
+  await list.getByRole('option').filter({ hasText: 'Invoice INV-2026-1003' }).click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('list', { name: 'Attachments' })).toBeVisible();
+  const chooser = page.getByRole('dialog', { name: 'Save an attachment' });
+  await page.keyboard.press('a');
+  await expect(chooser).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(chooser).toHaveCount(0);
+  await page.keyboard.press('a');
+  await chooser.getByRole('button', { name: /close/i }).click();
+  await expect(chooser).toHaveCount(0);
+});

@@ -102,4 +102,14 @@ describe('the command registry', () => {
     expect(chordOf(event('p', { metaKey: true }))).toBe('Mod+P');
     expect(chordOf(event('ArrowDown'))).toBe('ArrowDown');
   });
+
+  it('never fires a key that types in a text field, whatever it is rebound to; Esc and Ctrl+K still work there', () => {
+    const typing: Context = { ...inbox, inField: true };
+    // Close rebound to a letter: q in the search box types q.
+    expect(commandFor(['q'], typing, { 'app.close': ['q'] })).toBeNull();
+    expect(commandFor(['q'], inbox, { 'app.close': ['q'] })).toBe('app.close');
+    expect(commandFor(['Escape'], typing)).toBe('app.close');
+    expect(commandFor(['Mod+K'], typing)).toBe('app.palette');
+  });
 });
+

@@ -12,6 +12,7 @@ import { UNDO_MS } from '../../../shared/domain/settings.ts';
 import { asBridgeError } from '../bridge.ts';
 import type { Effects } from '../effects.ts';
 import type { Notify } from '../notices.ts';
+import { withKey } from './commands/hints.ts';
 
 export interface Removed<T> {
   item: T;
@@ -132,7 +133,7 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
     const entry: Entry = { ids, noticeId: 0, sent: Promise.resolve() };
     // On the stack before main answers, so a z pressed meanwhile reaches this delete.
     stack = [...stack, entry];
-    entry.noticeId = list.notify(message, { action: { label: 'Undo (z)', run: () => void undo(ids[0]) }, ms: UNDO_MS });
+    entry.noticeId = list.notify(message, { action: { label: withKey('Undo', list.kind === 'email' ? 'inbox.undo' : 'rules.undo'), run: () => void undo(ids[0]) }, ms: UNDO_MS });
     entry.sent = (async () => {
       for (const id of ids) {
         try {

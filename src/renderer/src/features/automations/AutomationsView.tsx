@@ -10,6 +10,7 @@ import { PayloadPreview } from './PayloadPreview.tsx';
 import { RulePreview } from './RulePreview.tsx';
 import { visibleAutomations } from './slice.ts';
 import type { AutomationDraft } from './slice.ts';
+import { useKeyHints } from '../commands/use-hints.ts';
 
 type TextField = 'title' | 'sender' | 'inbox' | 'subject' | 'action_url' | 'action_email' | 'action_secret_token';
 
@@ -84,6 +85,7 @@ function PatternCheck({ source, flavor }: { source: string; flavor: FlavorName }
 }
 
 function AutomationForm() {
+  const { withKey } = useKeyHints();
   const draft = useStore((s) => s.draft);
   const errors = useStore((s) => s.fieldErrors);
   const saveError = useStore((s) => s.saveError);
@@ -154,7 +156,7 @@ function AutomationForm() {
           {saving ? 'Saving…' : 'Save (Enter)'}
         </button>
         <button type="button" onClick={cancelEdit}>
-          Cancel (Esc)
+          {withKey('Cancel', 'app.close')}
         </button>
       </div>
     </form>
@@ -162,6 +164,7 @@ function AutomationForm() {
 }
 
 export function AutomationsView() {
+  const { withKey } = useKeyHints();
   // Loaded when first opened (App.tsx): once here, the focus comes to the view, never <body>.
   useEffect(() => keepFocus(), []);
   const automations = useStore((s) => s.automations);
@@ -195,7 +198,7 @@ export function AutomationsView() {
           />
           {!lack.create && !turnedOff && (
             <button type="button" onClick={() => editAutomation('new')}>
-              New (c)
+              {withKey('New', 'rules.new')}
             </button>
           )}
         </div>

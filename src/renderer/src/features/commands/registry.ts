@@ -98,12 +98,20 @@ export function resolveKey(
   for (const command of commands) {
     if (!applies(command, context)) continue;
     for (const binding of bindingsOf(command, keymap)) {
+      // In a text field a key without Ctrl/⌘ or Alt types: a command that works there (Esc, ⌘K) does so
+      // only by a binding that cannot be text, whatever a user rebinds it to ("q" for close types q).
+      if (context.inField && typesText(binding)) continue;
       if (binding === typed) return { run: command };
       if (binding.startsWith(`${typed} `)) prefixOfLonger = true;
     }
   }
   // A chord that does not go on from the prefix ends it, as in Gmail (g then x does nothing).
   return prefixOfLonger ? { pending: typed } : null;
+}
+
+/** A binding a text field would take as typing: one printable character, or a sequence of them (not Escape, Enter, ⌘K, Alt+x). */
+export function typesText(binding: string): boolean {
+  return binding.split(' ').every((chord) => [...chord].length === 1 || chord === 'Space' || chord === 'Shift+Space');
 }
 
 /** Every context the app can be in, for the checks below. */

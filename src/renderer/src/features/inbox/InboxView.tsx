@@ -10,6 +10,7 @@ import { SmtpInstructions } from '../catcher/SmtpInstructions.tsx';
 import { CATCHER_ID } from '../../../../shared/domain/catcher.ts';
 import { visibleRows } from './slice.ts';
 import { EmptyReader } from '../message/EmptyReader.tsx';
+import { useKeyHints } from '../commands/use-hints.ts';
 
 // The reader (the sanitizer, the finder, the tester's panels) is not on the first screen:
 // it loads once the first rows are painted, and the empty pane stands in until then.
@@ -182,6 +183,7 @@ const EmailRow = memo(function EmailRow({
 });
 
 function EmailList() {
+  const { keyHint } = useKeyHints();
   const list = useStore((s) => s.list);
   const search = useStore((s) => s.search);
   const rows = useMemo(() => visibleRows(list, search), [list, search]);
@@ -250,9 +252,11 @@ function EmailList() {
         {catcher && !search && !list.unknownAddress && (
           <>
             <SmtpInstructions state={catcher} heading="Point your app’s SMTP here, and its mail shows up at once" />
-            <p className="hint">
-              Press <kbd>N</kbd> for a fresh address to sign up with: it is copied, its first email opens here, and its code goes to your clipboard.
-            </p>
+            {keyHint('loop.new-address') && (
+              <p className="hint">
+                Press <kbd>{keyHint('loop.new-address')}</kbd> for a fresh address to sign up with: it is copied, its first email opens here, and its code goes to your clipboard.
+              </p>
+            )}
           </>
         )}
       </div>
@@ -279,7 +283,14 @@ function EmailList() {
         <p className="bulk-line" role="status">
           {progress
             ? `${progress.label} ${progress.done} of ${progress.total}…`
-            : `${checked.length} selected: s stars, # deletes, * n clears.`}
+            : `${checked.length} selected: ${[
+                [keyHint('inbox.star'), 'stars'],
+                [keyHint('inbox.delete'), 'deletes'],
+                [keyHint('inbox.check-none'), 'clears'],
+              ]
+                .filter(([key]) => key)
+                .map(([key, what]) => `${key} ${what}`)
+                .join(', ')}.`}
         </p>
       )}
       <ul
@@ -312,6 +323,7 @@ function EmailList() {
 }
 
 function Pagination() {
+  const { withKey } = useKeyHints();
   const meta = useStore((s) => s.list?.meta);
   // A catcher's mailbox fills up with test mail: emptying it is one button (with Undo), as in Mailpit.
   const onCatcher = useStore((s) => s.accounts?.activeId === CATCHER_ID);
@@ -322,14 +334,14 @@ function Pagination() {
   return (
     <nav className="pagination" aria-label="Pages">
       <button type="button" disabled={meta.current_page <= 1} onClick={() => goToPage(meta.current_page - 1)}>
-        ← Prev (p)
+        ← {withKey('Prev', 'inbox.previous-page')}
       </button>
       <span aria-live="polite">
         {meta.from === null ? 'Nothing here' : `${meta.from}–${meta.to} of ${meta.total}`} · page {meta.current_page} of {meta.last_page}
         {listFrom ? ` · as of ${new Date(listFrom).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })}, updating…` : loading ? ' · loading…' : ''}
       </span>
       <button type="button" disabled={meta.current_page >= meta.last_page} onClick={() => goToPage(meta.current_page + 1)}>
-        Next (n) →
+        {withKey('Next', 'inbox.next-page')} →
       </button>
       {onCatcher && meta.total > 0 && (
         <button type="button" className="delete-all" onClick={() => void useStore.getState().deleteAll()}>

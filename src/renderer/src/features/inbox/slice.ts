@@ -8,6 +8,7 @@ import type { Slice } from '../../store.ts';
 import { nextSelection } from '../list-cursor.ts';
 import { undoableRemoval, type Removed } from '../undoable-removal.ts';
 import { UNDO_MS } from '../../../../shared/domain/settings.ts';
+import { withKey } from '../commands/hints.ts';
 
 /** The search box's plan for a page: what the server is asked, what is narrowed here, what is wrong. Pure. */
 export function listQueryFor(search: string, page: number, pageSize: number, now: Date = new Date()) {
@@ -464,7 +465,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       }
       set({ deletedAll: { through, list }, list: { ...list, data: [], meta: { ...list.meta, total: 0, from: null, to: null, last_page: 1 } }, selectedId: null, checked: [] });
       get().closeMessage();
-      get().notify('Deleted every email.', { action: { label: 'Undo (z)', run: () => void get().undoDelete() }, ms: UNDO_MS });
+      get().notify('Deleted every email.', { action: { label: withKey('Undo', 'inbox.undo'), run: () => void get().undoDelete() }, ms: UNDO_MS });
       // The window closing ends z only: what was deleted stays off until main says how the DELETE went
       // (deleteSettled or deleteFailed), so a DELETE that hangs never brings every email back unannounced.
       clock.setTimeout(() => {

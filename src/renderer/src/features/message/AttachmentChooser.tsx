@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { createPortal } from 'react-dom';
 import { Modal } from '../../Modal.tsx';
 import { useStore } from '../../store.ts';
 
@@ -28,7 +29,10 @@ export function AttachmentChooser() {
   if (!open || !email) return null;
   const close = () => useStore.setState({ attachmentChooserOpen: false });
   const save = saveNth;
-  return (
+  // Beside the app's body, not in it: the body is inert while a dialog is open, and so would this dialog be
+  // (focus stayed on the email, Esc and its close button did nothing: the only way out was saving a file).
+  const home = document.querySelector('.app') ?? document.body;
+  return createPortal(
     <Modal label="Save an attachment" onClose={close}>
       <ol className="chooser">
         {email.attachments.map((a, i) => (
@@ -40,7 +44,8 @@ export function AttachmentChooser() {
         ))}
       </ol>
       <p className="hint">Press a number, or Esc.</p>
-    </Modal>
+    </Modal>,
+    home,
   );
 }
 

@@ -4,6 +4,7 @@ import { useStore } from '../../store.ts';
 import { EmailFrame, PREVIEW_WIDTHS } from './frame/EmailFrame.tsx';
 import { useSanitized } from './frame/use-sanitized.ts';
 import { hasInlineImages } from './sanitize.ts';
+import { useKeyHints } from '../commands/use-hints.ts';
 
 const TOO_COMPLEX: Record<string, string> = {
   'too-large': 'is larger than',
@@ -13,6 +14,7 @@ const TOO_COMPLEX: Record<string, string> = {
 
 function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
   const setFormat = useStore((s) => s.setFormat);
+  const { withKey } = useKeyHints();
   return (
     <div className="html-refused" role="status">
       <p>
@@ -22,11 +24,11 @@ function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
       <div className="form-actions">
         {email.has_text && (
           <button type="button" onClick={() => void setFormat('text')}>
-            Show the text version (2)
+            {withKey('Show the text version', 'reader.text')}
           </button>
         )}
         <button type="button" onClick={() => void setFormat('raw')}>
-          Show the raw message (3)
+          {withKey('Show the raw message', 'reader.raw')}
         </button>
       </div>
     </div>
@@ -41,6 +43,7 @@ function HtmlTooComplex({ reason, email }: { reason: string; email: Email }) {
 export function HtmlBody({ html, email }: { html: string; email: Email | null }) {
   const id = email?.id ?? '';
   const previewWidth = useStore((s) => s.previewWidth);
+  const { withKey } = useKeyHints();
   const previewDark = useStore((s) => s.previewDark);
   const allowRemote = useStore((s) => Boolean(s.remoteAllowed[id]));
   const allow = useStore((s) => s.allowRemote);
@@ -61,7 +64,7 @@ export function HtmlBody({ html, email }: { html: string; email: Email | null })
         <div className="remote-banner" role="status">
           {clean.blockedRemote} remote {clean.blockedRemote === 1 ? 'resource was' : 'resources were'} blocked to protect your privacy.
           <button type="button" onClick={allow}>
-            Load remote content (i)
+            {withKey('Load remote content', 'reader.load-remote')}
           </button>
         </div>
       )}

@@ -20,15 +20,16 @@ import { HtmlBody } from './HtmlBody.tsx';
 import { PlainText } from './PlainText.tsx';
 import { NO_EMAIL_OPEN } from './EmptyReader.tsx';
 import { formatAvailable } from './slice.ts';
+import { useKeyHints } from '../commands/use-hints.ts';
 
 /** How much of one header the headers view lays out: a 100 KB header in a table cell held the window. */
 const HEADER_SHOWN = 4000;
 const shownHeader = (value: string) => (value.length > HEADER_SHOWN ? `${value.slice(0, HEADER_SHOWN)}… (${(value.length - HEADER_SHOWN).toLocaleString('en')} more characters: the raw view, 3, has it whole)` : value);
 
-const FORMATS: { format: BodyFormat; label: string; key: string }[] = [
-  { format: 'html', label: 'HTML', key: '1' },
-  { format: 'text', label: 'Text', key: '2' },
-  { format: 'raw', label: 'Raw', key: '3' },
+const FORMATS: { format: BodyFormat; label: string; command: string }[] = [
+  { format: 'html', label: 'HTML', command: 'reader.html' },
+  { format: 'text', label: 'Text', command: 'reader.text' },
+  { format: 'raw', label: 'Raw', command: 'reader.raw' },
 ];
 
 /** Main sends a long body clipped (clip.ts); the whole of it is one button away. */
@@ -107,14 +108,15 @@ function EnvelopeAndHeaders() {
 function OtherViews() {
   const email = useStore((s) => s.email);
   const setFormat = useStore((s) => s.setFormat);
+  const { withKey } = useKeyHints();
   return (
     <>
       <button type="button" onClick={() => void setFormat('raw')}>
-        Show the raw message (3)
+        {withKey('Show the raw message', 'reader.raw')}
       </button>
       {email?.has_text && (
         <button type="button" onClick={() => void setFormat('text')}>
-          Show the text (2)
+          {withKey('Show the text', 'reader.text')}
         </button>
       )}
     </>
@@ -134,6 +136,7 @@ export function MessageView() {
 }
 
 function Reader() {
+  const { withKey } = useKeyHints();
   const email = useStore((s) => s.email);
   const body = useStore((s) => s.body);
   const format = useStore((s) => s.format);
@@ -180,7 +183,7 @@ function Reader() {
           </ErrorBoundary>
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">
-              {FORMATS.map(({ format: f, label, key }) => (
+              {FORMATS.map(({ format: f, label, command }) => (
                 <button
                   key={f}
                   type="button"
@@ -189,15 +192,15 @@ function Reader() {
                   disabled={!formatAvailable(email, f)}
                   onClick={() => void setFormat(f)}
                 >
-                  {label} ({key})
+                  {withKey(label, command)}
                 </button>
               ))}
               <button type="button" role="tab" aria-selected={headers !== null} onClick={() => void showHeaders()}>
-                Headers (4)
+                {withKey('Headers', 'reader.headers')}
               </button>
             </div>
             <button type="button" onClick={() => void toggleFavorite(email.id)}>
-              {email.favorite ? '★ Unstar' : '☆ Star'} (s)
+              {withKey(email.favorite ? '★ Unstar' : '☆ Star', 'inbox.star')}
             </button>
             <button
               type="button"
@@ -205,13 +208,13 @@ function Reader() {
                 askDeleteEmail();
               }}
             >
-              Delete (#)
+              {withKey('Delete', 'inbox.delete')}
             </button>
             <button type="button" onClick={() => useStore.getState().ruleFromEmail(email)}>
-              Rule from this email (R)
+              {withKey('Rule from this email', 'reader.rule-from-email')}
             </button>
             <button type="button" onClick={closeMessage}>
-              Close (Esc)
+              {withKey('Close', 'app.close')}
             </button>
           </div>
           {email.attachments.length > 0 && (
