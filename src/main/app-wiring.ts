@@ -46,6 +46,8 @@ export function wireReady(
     devServerUrl?: string;
     /** What goes with the app (updates, the demo's service). */
     onWillQuit: () => void;
+    /** The first-screen snapshot: written before the quit completes, as waiting deletes are sent. */
+    snapshots?: { readonly pending: boolean; flush(): Promise<void> };
     /** process.on for termination signals. */
     onSignal?: (signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP', listener: () => void) => void;
   },
@@ -53,8 +55,16 @@ export function wireReady(
   registerIpc(parts.ipcMain, parts.handlers, parts.devServerUrl);
   // The app's files, and the images main made for it to show (compare's renderings).
   parts.protocol.handle(APP_SCHEME, async (request) => parts.handlers.shownImages.response(request.url) ?? rendererResponse(parts.rendererDir, request.url));
-  // Deletes still inside their undo window are sent before the app goes.
-  app.on('before-quit', flushBeforeQuit(parts.handlers.waitingDeletes, () => parts.handlers.flush(), () => app.quit()));
+  // Deletes still inside their undo window are sent, and the first screen's snapshot written, before the app goes.
+  const snapshots = parts.snapshots;
+  app.on(
+    'before-quit',
+    flushBeforeQuit(
+      () => parts.handlers.waitingDeletes() + (snapshots?.pending ? 1 : 0),
+      () => Promise.all([parts.handlers.flush(), snapshots?.flush().catch(() => undefined)]).then(() => undefined),
+      () => app.quit(),
+    ),
+  );
   // Ended from outside (a terminal's Ctrl+C, the session's SIGTERM): the same quit, deletes sent first.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) parts.onSignal?.(signal, () => app.quit());
   // Deletes a previous run took but could not send.

@@ -18,6 +18,7 @@ import { startUpdates } from './updates/updates.ts';
 import { createMainWindow, registerAppScheme } from './window.ts';
 import { systemTray, type SystemTray } from './tray.ts';
 import { focusExisting } from './lifecycle.ts';
+import { openHidden } from './hidden-window.ts';
 
 /** Shows `document` in one of main's hidden windows: from a temporary file, gone once loaded. */
 async function loadDocument(window: BrowserWindow, document: string, kind: 'print' | 'inspect'): Promise<void> {
@@ -92,13 +93,17 @@ if (!app.requestSingleInstanceLock()) {
       printer: {
         open: async (document) => {
           // A window of its own, never shown: no scripts, no preload, the document's own policy; the guards apply to it too.
-          const window = new BrowserWindow({ show: false, webPreferences: { javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false } });
-          await loadDocument(window, document, 'print');
-          return {
-            print: () => new Promise<boolean>((resolve) => window.webContents.print({ printBackground: true }, (printed) => resolve(printed))),
-            pdf: () => window.webContents.printToPDF({ printBackground: true }),
-            close: () => window.destroy(),
-          };
+          return openHidden(
+            () => new BrowserWindow({ show: false, webPreferences: { javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false } }),
+            async (window) => {
+              await loadDocument(window, document, 'print');
+              return {
+                print: () => new Promise<boolean>((resolve) => window.webContents.print({ printBackground: true }, (printed) => resolve(printed))),
+                pdf: () => window.webContents.printToPDF({ printBackground: true }),
+                close: () => window.destroy(),
+              };
+            },
+          );
         },
       },
     };
@@ -118,24 +123,27 @@ if (!app.requestSingleInstanceLock()) {
       inspector: async (document, width) => {
         // Never shown, drawn off screen; sandboxed, no preload. The document's policy lets none of its own
         // scripts run (it is sanitized besides); main's run in an isolated world beside it. The guards apply.
-        const window = new BrowserWindow({
-          show: false,
-          width,
-          height: 800,
-          useContentSize: true,
-          webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
+        const make = () =>
+          new BrowserWindow({
+            show: false,
+            width,
+            height: 800,
+            useContentSize: true,
+            webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
+          });
+        return openHidden(make, async (window) => {
+          await loadDocument(window, document, 'inspect');
+          const evaluate = (code: string) => window.webContents.executeJavaScriptInIsolatedWorld(INSPECTOR_WORLD, [{ code }]);
+          // As tall as the email (up to a limit): contrast is judged, and a screenshot taken, on what is laid out.
+          const height = Number(await evaluate('document.documentElement.scrollHeight')) || 800;
+          window.setContentSize(width, Math.min(INSPECTOR_MAX_HEIGHT, Math.max(200, height)));
+          await evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+          return {
+            evaluate,
+            screenshot: async () => (await window.webContents.capturePage()).toPNG(),
+            close: () => window.destroy(),
+          };
         });
-        await loadDocument(window, document, 'inspect');
-        const evaluate = (code: string) => window.webContents.executeJavaScriptInIsolatedWorld(INSPECTOR_WORLD, [{ code }]);
-        // As tall as the email (up to a limit): contrast is judged, and a screenshot taken, on what is laid out.
-        const height = Number(await evaluate('document.documentElement.scrollHeight')) || 800;
-        window.setContentSize(width, Math.min(INSPECTOR_MAX_HEIGHT, Math.max(200, height)));
-        await evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-        return {
-          evaluate,
-          screenshot: async () => (await window.webContents.capturePage()).toPNG(),
-          close: () => window.destroy(),
-        };
       },
       pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
       snapshots,
@@ -165,10 +173,10 @@ if (!app.requestSingleInstanceLock()) {
       handlers,
       rendererDir: join(import.meta.dirname, '../renderer'),
       devServerUrl,
+      snapshots,
       onWillQuit: () => {
         updates?.stop();
         globalShortcut.unregisterAll();
-        void snapshots.flush();
         tray?.destroy();
         void demo.stop();
         void catcher.stop();

@@ -36,6 +36,8 @@ export class ListSnapshots {
   private readonly file: JsonFile<SnapshotFile>;
   private data: SnapshotFile;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Something the file does not hold yet (a change waiting for its write, or a poll's time). */
+  private dirty = false;
 
   private constructor(file: JsonFile<SnapshotFile>, data: SnapshotFile) {
     this.file = file;
@@ -64,6 +66,7 @@ export class ListSnapshots {
     if (!isFirstScreen(query)) return;
     const unchanged = JSON.stringify(this.data.accounts[account]?.page) === JSON.stringify(page);
     this.data = { ...this.data, accounts: { ...this.data.accounts, [account]: { at: at.toISOString(), page } } };
+    this.dirty = true;
     // A poll that found nothing new is no write of its own: its time goes to the file with the next change, or on quit.
     if (!unchanged) this.schedule();
   }
@@ -73,6 +76,7 @@ export class ListSnapshots {
     if (!(account in this.data.accounts)) return;
     const { [account]: _gone, ...rest } = this.data.accounts;
     this.data = { ...this.data, accounts: rest };
+    this.dirty = true;
     this.schedule();
   }
 
@@ -82,10 +86,16 @@ export class ListSnapshots {
     this.timer.unref?.();
   }
 
+  /** The file lacks something shown: quitting waits for flush(). */
+  get pending(): boolean {
+    return this.dirty;
+  }
+
   /** Writes what is pending now (quitting). */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.dirty = false;
     await this.file.write(this.data);
   }
 }

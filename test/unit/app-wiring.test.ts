@@ -108,6 +108,34 @@ describe('the Electron glue, wired to fakes', () => {
     expect(onWillQuit).toHaveBeenCalled();
   });
 
+  it('writes the first screen’s snapshot before the quit completes, new mail of a second ago included', async () => {
+    const { ListSnapshots } = await import('../../src/main/list-snapshot.ts');
+    const { readFile } = await import('node:fs/promises');
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-quit-'));
+    try {
+      const path = join(dir, 'first-screen.json');
+      const snapshots = await ListSnapshots.load(path);
+      const { app, emitter, quit } = fakeApp();
+      const handlers = { ...fakeHandlers(), waitingDeletes: () => 0 };
+      wireReady(app, { ipcMain: { handle: () => undefined }, protocol: { handle: () => undefined }, handlers, rendererDir: '/nowhere', onWillQuit: () => undefined, snapshots });
+      // New mail a second before quitting: its page is remembered, its write not due for another second.
+      const page = { data: [], links: { first: null, last: null, prev: null, next: null }, meta: { current_page: 1, from: null, last_page: 1, path: '/emails', per_page: 25, to: null, total: 0 } };
+      snapshots.remember('acme', { page: 1, limit: 25 }, page as never);
+      const event = { preventDefault: vi.fn() };
+      emitter.emit('before-quit', event);
+      expect(event.preventDefault).toHaveBeenCalled();
+      await vi.waitFor(() => expect(quit).toHaveBeenCalledTimes(1));
+      const written = JSON.parse(await readFile(path, 'utf8')) as { accounts: Record<string, unknown> };
+      expect(Object.keys(written.accounts)).toEqual(['acme']);
+      // Nothing left to write: the next quit goes straight through.
+      const again = { preventDefault: vi.fn() };
+      emitter.emit('before-quit', again);
+      expect(again.preventDefault).not.toHaveBeenCalled();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('guards every web contents, brings the window back on a second start, and quits with the last window but on macOS', () => {
     for (const platform of ['linux', 'darwin']) {
       const { app, emitter, quit } = fakeApp();

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PendingDeletes } from '../../src/main/pending-deletes.ts';
+import { openHidden } from '../../src/main/hidden-window.ts';
 import { ServiceError } from '../../src/main/api/errors.ts';
 import { flushBeforeQuit, focusExisting, mayClose } from '../../src/main/lifecycle.ts';
 
@@ -64,6 +65,21 @@ describe('a second start', () => {
     answer(new ServiceError('server', 'The server hit an error (500).'));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(told).toEqual(['sent a', 'taken a', 'sent b', 'taken b', 'sent c', 'refused c']);
+  });
+
+  it('closes a hidden window whose document failed to load, and hands a loaded one over open', async () => {
+    const windows: { destroyed: boolean; destroy(): void }[] = [];
+    const make = () => {
+      const window = { destroyed: false, destroy: () => void (window.destroyed = true) };
+      windows.push(window);
+      return window;
+    };
+    for (let press = 0; press < 3; press++) {
+      await expect(openHidden(make, async () => Promise.reject(new Error('ERR_FAILED (-2) loading file:///tmp/inbox-desk-inspect.html')))).rejects.toThrow(/ERR_FAILED/);
+    }
+    expect(windows.map((w) => w.destroyed)).toEqual([true, true, true]);
+    const opened = await openHidden(make, async (window) => window);
+    expect(opened.destroyed).toBe(false);
   });
 
   it('brings the window back, restored and focused', () => {
