@@ -34,6 +34,11 @@ export interface RemovalList<T extends { id: string }> {
   restored: (removed: Removed<T>) => void;
   /** The server has them deleted (main said so). */
   settled?: (ids: string[]) => void;
+  /**
+   * The list's own order (the inbox: newest first): an item that comes back goes where it belongs
+   * among the rows now, which may not be the row it had (others left meanwhile). Absent: its old row.
+   */
+  order?: (a: T, b: T) => number;
   /** The notice of a delete that failed (the item is back): what to say, and the notice of trying again (null: it cannot help). */
   failed: (item: T, error: BridgeError) => { text: string; again: string | null };
   notify: Notify;
@@ -41,7 +46,10 @@ export interface RemovalList<T extends { id: string }> {
 }
 
 export interface UndoableRemoval<T> {
-  /** Deleted on screen, still in its undo window. */
+  /**
+   * Off the screen for a list to hold: its delete waits (the undo window, the DELETE on its way), or
+   * the server took it a moment ago (a list read before that, answered after, still has it).
+   */
   isPending: (id: string) => boolean;
   pendingCount: () => number;
   /** How many deletes z can still take back. */
@@ -68,8 +76,19 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
   let stack: Entry[] = [];
   // Settled ones are told together: a bulk delete's 25 answers make one refresh.
   let settledNow: string[] = [];
+  /** Taken by the server lately: a list read before that and answered after must not bring it back. */
+  const gone = new Map<string, number>();
+  const GONE_MS = 60_000;
+  const isGone = (id: string) => {
+    const at = gone.get(id);
+    if (at === undefined) return false;
+    if (effects.clock.now() - at <= GONE_MS) return true;
+    gone.delete(id);
+    return false;
+  };
   const settle = (id: string) => {
     if (!pending.delete(id)) return;
+    gone.set(id, effects.clock.now());
     if (settledNow.length === 0) {
       effects.clock.setTimeout(() => {
         const ids = settledNow;
@@ -85,7 +104,9 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
     if (!removed) return false;
     pending.delete(id);
     const items = list.items().filter((item) => item.id !== id);
-    items.splice(Math.min(removed.index, items.length), 0, removed.item);
+    const order = list.order;
+    const at = order ? items.findIndex((item) => order(removed.item, item) < 0) : removed.index;
+    items.splice(at === -1 ? items.length : Math.min(at, items.length), 0, removed.item);
     list.show(items, 1);
     list.restored(removed);
     if (error) {
@@ -152,7 +173,7 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
   };
 
   return {
-    isPending: (id) => pending.has(id),
+    isPending: (id) => pending.has(id) || isGone(id),
     pendingCount: () => pending.size,
     depth: () => stack.length,
     remove,

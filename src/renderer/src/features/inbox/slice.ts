@@ -155,6 +155,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     settled: () => void get().loadList(),
     notify: (what, options) => get().notify(what, options),
     dismiss: (id) => get().dismiss(id),
+    // Newest first, as the server pages them (ties by id).
+    order: (a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id),
     failed: (email, error) => {
       const title = email.subject || '(no subject)';
       return { text: `“${title}” was not deleted: ${error.message}`, again: `Deleted “${title}” again.` };
@@ -273,7 +275,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         // delete-all took (mail that arrived after it shows).
         const through = get().deletedAll ? Date.parse(get().deletedAll!.through) : null;
         const kept = answered.data.filter((e) => !removal.isPending(e.id) && (through === null || Date.parse(e.created_at) > through));
-        const waiting = through !== null ? answered.data.length - kept.length : removal.pendingCount();
+        // What the server still counts: every delete waiting, or (a list read before one settled) the rows it still had.
+        const waiting = through !== null ? answered.data.length - kept.length : Math.max(removal.pendingCount(), answered.data.length - kept.length);
         // The server still counts them until the DELETE goes: the pages shown do not.
         const total = through !== null ? kept.length : Math.max(0, answered.meta.total - waiting);
         const list = {
