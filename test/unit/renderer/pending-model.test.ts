@@ -20,6 +20,7 @@ import { email, fakeMain, settle } from './fake-main.ts';
 type Step =
   | { op: 'delete'; row: number }
   | { op: 'undo' }
+  | { op: 'deleteAll' }
   | { op: 'star'; row: number }
   | { op: 'refresh' }
   | { op: 'poll'; late: boolean }
@@ -33,6 +34,7 @@ type Step =
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('delete' as const), row: fc.nat(7) }) },
   { weight: 2, arbitrary: fc.constant({ op: 'undo' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'deleteAll' as const }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('star' as const), row: fc.nat(7) }) },
   { weight: 2, arbitrary: fc.constant({ op: 'refresh' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('poll' as const), late: fc.boolean() }) },
@@ -48,28 +50,43 @@ const refused = (message: string): BridgeError => ({ kind: 'server', message, de
 
 async function run(steps: Step[]): Promise<void> {
   const main = fakeMain({ emails: Array.from({ length: 8 }, (_, i) => email(i + 1)) });
-  const store = createAppStore(main.effects);
   // The model: the user's standing deletes (asked, not undone, not refused), and the stars they set.
   const standing = new Set<string>();
+  /** A delete-all standing: every email that arrived by this moment. */
+  let standingAll: string | null = null;
   const starred = new Map<string, boolean>();
   let refusals = 0;
+  // Undo answered by main: the delete no longer stands (the fake main's own answer, as the log says).
+  const call = main.effects.call;
+  main.effects.call = (async (method: string, arg: unknown) => {
+    const answer = await (call as (m: string, a: unknown) => Promise<unknown>)(method, arg);
+    if (method === 'undoDelete' && (answer as { undone: boolean }).undone) {
+      const { id, kind } = arg as { id: string; kind?: string };
+      if (kind === 'all') standingAll = null;
+      else standing.delete(id);
+    }
+    if (method === 'deleteAllEmails') standingAll = (answer as { through: string }).through;
+    return answer;
+  }) as typeof call;
+  // Made after the call is watched: the store keeps the call it was given.
+  const store = createAppStore(main.effects);
   // Every error notice the user was shown (they leave by themselves after a while).
   const told = new Set<number>();
   store.subscribe((state) => state.notices.forEach((n) => n.tone === 'error' && told.add(n.id)));
   main.listen((event, { id, kind, error }) => {
     const state = store.getState();
-    if (event === 'deleteSettled') return state.deleteSettled(id, kind);
+    if (event === 'deleteSettled') {
+      if (kind === 'all' && standingAll === id) standingAll = null;
+      return state.deleteSettled(id, kind);
+    }
     refusals += 1;
+    if (kind === 'all') {
+      if (standingAll === id) standingAll = null;
+      return state.deleteAllFailed(id, error!);
+    }
     standing.delete(id);
     state.restoreDeleted(id, error);
   });
-  // Undo answered by main: the delete no longer stands (the fake main's own answer, as the log says).
-  const call = main.effects.call;
-  main.effects.call = (async (method: string, arg: unknown) => {
-    const answer = await (call as (m: string, a: unknown) => Promise<unknown>)(method, arg);
-    if (method === 'undoDelete' && (answer as { undone: boolean }).undone) standing.delete((arg as { id: string }).id);
-    return answer;
-  }) as typeof call;
   let hung: ((error?: BridgeError) => void) | null = null;
   let slowList: (() => void) | null = null;
   const late: (() => void)[] = [];
@@ -92,6 +109,9 @@ async function run(steps: Step[]): Promise<void> {
       }
       case 'undo':
         await store.getState().undoDelete();
+        break;
+      case 'deleteAll':
+        await store.getState().deleteAll();
         break;
       case 'star': {
         const row = rows()[s.row];
@@ -146,7 +166,7 @@ async function run(steps: Step[]): Promise<void> {
     const onServer = new Map(main.emails.map((e) => [e.id, e]));
     const shown = rows().map((e) => e.id);
     const expected = [...onServer.values()]
-      .filter((e) => !standing.has(e.id))
+      .filter((e) => !standing.has(e.id) && !(standingAll !== null && Date.parse(e.created_at) <= Date.parse(standingAll)))
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
       .map((e) => e.id);
     const where = `step ${index} (${JSON.stringify(s)}) of ${JSON.stringify(steps.slice(0, index + 1))}`;

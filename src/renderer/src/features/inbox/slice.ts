@@ -128,6 +128,9 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
   /** How long an answered star is held over pages whose asking time is unknown (polls). */
   const STAR_HELD_MS = 60_000;
   const { call, clock, storage } = effects;
+  /** A delete-all the server took lately: a list read before that and answered after must not bring its mail back. */
+  let allGone: { through: number; at: number } | null = null;
+  const goneByAll = (email: Email) => allGone !== null && clock.now() - allGone.at <= 60_000 && Date.parse(email.created_at) <= allGone.through;
   const withPendingStars = (emails: Email[], askedAt: number | null = null) => {
     if (pendingStars.size === 0) return emails;
     for (const [id, entry] of pendingStars) {
@@ -274,7 +277,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         // Mail deleted on screen stays gone until main says its DELETE settled; so does what a
         // delete-all took (mail that arrived after it shows).
         const through = get().deletedAll ? Date.parse(get().deletedAll!.through) : null;
-        const kept = answered.data.filter((e) => !removal.isPending(e.id) && (through === null || Date.parse(e.created_at) > through));
+        const kept = answered.data.filter((e) => !removal.isPending(e.id) && !goneByAll(e) && (through === null || Date.parse(e.created_at) > through));
         // What the server still counts: every delete waiting, or (a list read before one settled) the rows it still had.
         const waiting = through !== null ? answered.data.length - kept.length : Math.max(removal.pendingCount(), answered.data.length - kept.length);
         // The server still counts them until the DELETE goes: the pages shown do not.
@@ -349,7 +352,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
       const through = get().deletedAll?.through;
       // Mail deleted with "delete all" stays off the screen while its undo window is open; what arrived after shows.
-      const fresh = arrivals(list.data, withPendingStars(polled.data)).filter((e) => !removal.isPending(e.id) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
+      const fresh = arrivals(list.data, withPendingStars(polled.data)).filter((e) => !removal.isPending(e.id) && !goneByAll(e) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
       // What the server now says of mail on screen (read, starred) is taken as is.
       const updated = new Map(withPendingStars(polled.data).map((e) => [e.id, e]));
       // Page 1 as the server has it: a row it no longer holds (retention pruned it, another client deleted it)
@@ -478,13 +481,16 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     },
 
     restoreDeleted: (id, error) => {
-      removal.restore(id, error);
+      // Back where it was, with the notice; then the page as the server has it (another delete, a
+      // delete-all, may have taken it meanwhile: then it goes again, rather than stay as a row of nothing).
+      if (removal.restore(id, error) && error) void get().loadList({ fresh: true });
     },
 
     deleteSettled: (id, kind) => {
       if (kind === 'email') return removal.settle(id);
       if (kind !== 'all' || get().deletedAll?.through !== id) return;
       // The server took the delete-all: what arrived since shows, from the server.
+      allGone = { through: Date.parse(id), at: clock.now() };
       set({ deletedAll: null });
       void get().loadList({ fresh: true });
     },
