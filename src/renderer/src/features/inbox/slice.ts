@@ -129,8 +129,22 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
   const STAR_HELD_MS = 60_000;
   const { call, clock, storage } = effects;
   /** A delete-all the server took lately: a list read before that and answered after must not bring its mail back. */
-  let allGone: { through: number; at: number } | null = null;
-  const goneByAll = (email: Email) => allGone !== null && clock.now() - allGone.at <= 60_000 && Date.parse(email.created_at) <= allGone.through;
+  let allGone: { through: string; ids: Set<string>; at: number } | null = null;
+  /**
+   * Whether a delete-all up to `through` took this email. The API's times are to the second and
+   * `through` to the millisecond: an email of that same second was taken only if it was on the page
+   * the delete-all took; one that came in that second, after it, stays.
+   */
+  const takenBy = (email: Email, through: string, ids: Set<string>) => {
+    const at = Date.parse(email.created_at);
+    const second = Math.floor(Date.parse(through) / 1000) * 1000;
+    return at < second || (at < second + 1000 && ids.has(email.id));
+  };
+  const goneByAll = (email: Email) => allGone !== null && clock.now() - allGone.at <= 60_000 && takenBy(email, allGone.through, allGone.ids);
+  const takenByPendingAll = (email: Email) => {
+    const all = get().deletedAll;
+    return all !== null && takenBy(email, all.through, new Set(all.list.data.map((e) => e.id)));
+  };
   const withPendingStars = (emails: Email[], askedAt: number | null = null) => {
     if (pendingStars.size === 0) return emails;
     for (const [id, entry] of pendingStars) {
@@ -276,8 +290,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         if (sequence !== listSequence) return;
         // Mail deleted on screen stays gone until main says its DELETE settled; so does what a
         // delete-all took (mail that arrived after it shows).
-        const through = get().deletedAll ? Date.parse(get().deletedAll!.through) : null;
-        const kept = answered.data.filter((e) => !removal.isPending(e.id) && !goneByAll(e) && (through === null || Date.parse(e.created_at) > through));
+        const through = get().deletedAll ? get().deletedAll!.through : null;
+        const kept = answered.data.filter((e) => !removal.isPending(e.id) && !goneByAll(e) && !takenByPendingAll(e));
         // What the server still counts: every delete waiting, or (a list read before one settled) the rows it still had.
         const waiting = through !== null ? answered.data.length - kept.length : Math.max(removal.pendingCount(), answered.data.length - kept.length);
         // The server still counts them until the DELETE goes: the pages shown do not.
@@ -350,9 +364,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     mergePolled: (query, polled) => {
       const { list, search, page, settings } = get();
       if (!list || queryKey(query) !== queryKey(listQueryFor(search, 1, settings.pageSize).query)) return;
-      const through = get().deletedAll?.through;
       // Mail deleted with "delete all" stays off the screen while its undo window is open; what arrived after shows.
-      const fresh = arrivals(list.data, withPendingStars(polled.data)).filter((e) => !removal.isPending(e.id) && !goneByAll(e) && (through === undefined || Date.parse(e.created_at) > Date.parse(through)));
+      const fresh = arrivals(list.data, withPendingStars(polled.data)).filter((e) => !removal.isPending(e.id) && !goneByAll(e) && !takenByPendingAll(e));
       // What the server now says of mail on screen (read, starred) is taken as is.
       const updated = new Map(withPendingStars(polled.data).map((e) => [e.id, e]));
       // Page 1 as the server has it: a row it no longer holds (retention pruned it, another client deleted it)
@@ -490,7 +503,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       if (kind === 'email') return removal.settle(id);
       if (kind !== 'all' || get().deletedAll?.through !== id) return;
       // The server took the delete-all: what arrived since shows, from the server.
-      allGone = { through: Date.parse(id), at: clock.now() };
+      allGone = { through: id, ids: new Set(get().deletedAll!.list.data.map((e) => e.id)), at: clock.now() };
       set({ deletedAll: null });
       void get().loadList({ fresh: true });
     },
