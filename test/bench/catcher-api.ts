@@ -7,25 +7,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
+import { freePort } from '../support/free-port.ts';
 import { serverNodeArgs } from '../support/server-command.ts';
 import { percentile, rssMiB, smtpIngestRate } from './scale.ts';
 
 const MESSAGES = 10_000;
 const SESSIONS = 8;
 const SAMPLES = 40;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 function started(child: ChildProcess, ready: RegExp, what: string): Promise<string> {
   return new Promise((done, fail) => {

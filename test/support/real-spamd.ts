@@ -4,10 +4,11 @@
  * INBOX_DESK_SPAMD=required, so a suite that cannot start it fails there;
  * elsewhere it is skipped, and says why.
  */
+import { freePort } from './free-port.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,14 +17,6 @@ export const SPAMD_REQUIRED = process.env.INBOX_DESK_SPAMD === 'required';
 
 export function spamdMissing(): string | null {
   return existsSync(SPAMD_BINARY) ? null : `no spamd at ${SPAMD_BINARY} (Debian: apt install spamd)`;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** PING SPAMC/1.5 answered with PONG: spamd has loaded its rules. */

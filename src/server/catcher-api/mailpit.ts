@@ -175,11 +175,12 @@ const badRequest = (reply: FastifyReply, message: string) => reply.code(400).typ
 
 /** `latest` or an ID: the message, or null. */
 function messageById(team: TeamStore, id: string): Message | null {
-  const email = id === 'latest' ? (team.page({}, 0, 1).emails[0] ?? null) : team.getEmail(id);
+  const email = emailById(team, id);
   return email ? (whole(team, [{ email, rows: [email] }])[0] ?? null) : null;
 }
 
-const emailById = (team: TeamStore, id: string): StoredEmail | null => messageById(team, id)?.email ?? null;
+/** `latest` or an ID: the email alone (raw, headers, parts and views need no delivery's other rows). */
+const emailById = (team: TeamStore, id: string): StoredEmail | null => (id === 'latest' ? (team.page({}, 0, 1).emails[0] ?? null) : team.getEmail(id));
 
 interface Ids {
   IDs?: unknown;
