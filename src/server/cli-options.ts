@@ -7,6 +7,7 @@ import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkRelaySettings, type RelayConfig } from '../shared/domain/relay.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, isFlavor, type FlavorName } from '../shared/flavors/index.ts';
 
 interface OptionSpec {
@@ -40,6 +41,12 @@ export const CLI_OPTIONS = {
   'no-automations': { type: 'boolean', help: 'mailcare: automation routes answer 403 (MAILCARE_AUTOMATIONS=false)' },
   forward: { type: 'boolean', help: 'mailcare: rules may forward by mail (MAILCARE_FORWARD=true; nothing is sent)' },
   'allow-private-webhooks': { type: 'boolean', help: 'let webhooks reach loopback, private and link-local addresses' },
+  'relay-host': { type: 'string', value: 'HOST', help: 'release (POST /api/v1/message/{ID}/release) through this SMTP server; its password from INBOX_DESK_RELAY_PASSWORD' },
+  'relay-port': { type: 'string', value: 'N', default: '587', help: 'the relay\'s port' },
+  'relay-security': { type: 'string', value: 'starttls|tls|none', default: 'starttls', help: 'STARTTLS, TLS from the first byte, or none' },
+  'relay-user': { type: 'string', value: 'USER', help: 'the relay\'s login' },
+  'relay-allow': { type: 'string', value: 'LIST', help: 'who may receive released mail: addresses or @domains, comma-separated (required with --relay-host)' },
+  'relay-from': { type: 'string', value: 'ADDRESS', help: 'the envelope sender the relay demands (default: the email\'s own sender)' },
   catch: { type: 'boolean', help: 'a mail catcher for tests and CI (npm run catch): SMTP on 1025, HTTP on 8025 with Mailpit\'s API, the wait and /mcp, the newest 500 kept, the team this-computer, no rate limit, the mail and the token kept in --data (default: a folder in the temp directory)' },
   help: { type: 'boolean', help: 'print this and exit' },
 } as const satisfies Record<string, OptionSpec>;
@@ -69,6 +76,8 @@ export interface CliOptions {
   allowPrivateWebhooks: boolean;
   /** The catcher's API for tests and agents (--catch). */
   catcher: boolean;
+  /** Release's relay (--relay-*), its password from the environment. */
+  relay?: RelayConfig;
 }
 
 /** Where `npm run catch` keeps its mail when no --data is given. */
@@ -89,7 +98,28 @@ function port(text: string, name: string): number | string {
   return /^\d{1,5}$/.test(text) && Number(text) <= 65535 ? Number(text) : `--${name} must be a port number from 0 to 65535, not "${text}"`;
 }
 
-export function parseCli(argv: string[]): CliParse {
+/** The relay the --relay-* options describe, or the line that says what is wrong; none without --relay-host. */
+function relayOf(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): RelayConfig | string | undefined {
+  if (values['relay-host'] === undefined) {
+    const stray = ['relay-user', 'relay-allow', 'relay-from'].find((name) => values[name] !== undefined);
+    return stray ? `--${stray} goes with --relay-host` : undefined;
+  }
+  const port = Number(values['relay-port']);
+  if (!/^\d{1,5}$/.test(String(values['relay-port'])) || port < 1 || port > 65535) return `--relay-port must be a port number from 1 to 65535, not "${String(values['relay-port'])}"`;
+  if (values['relay-allow'] === undefined) return '--relay-host needs --relay-allow: the addresses or @domains released mail may go to';
+  const checked = checkRelaySettings({
+    host: String(values['relay-host']),
+    port,
+    security: String(values['relay-security']),
+    user: String(values['relay-user'] ?? ''),
+    allowlist: String(values['relay-allow']).split(','),
+    envelopeFrom: String(values['relay-from'] ?? ''),
+  });
+  if (typeof checked === 'string') return `--relay-*: ${checked}`;
+  return { ...checked, password: env.INBOX_DESK_RELAY_PASSWORD ?? '' };
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliParse {
   const options = Object.fromEntries(
     Object.entries(CLI_OPTIONS as Record<string, OptionSpec>).map(([name, spec]) => [name, { type: spec.type, ...(spec.default !== undefined ? { default: spec.default } : {}) }]),
   ) as Parameters<typeof parseArgs>[0] extends infer C ? (C extends { options?: infer O } ? O : never) : never;
@@ -150,6 +180,8 @@ export function parseCli(argv: string[]): CliParse {
   if (!isFlavor(flavor)) return { kind: 'error', message: `--flavor must be one of ${FLAVORS.join(', ')}, not "${flavor}"` };
   const team = String(values.team);
   if (!/^[\w.-]{1,64}$/.test(team)) return { kind: 'error', message: `--team must be letters, digits, ".", "_" or "-" (at most 64), not "${team}"` };
+  const relay = relayOf(values, env);
+  if (typeof relay === 'string') return { kind: 'error', message: relay };
   let basic: CliOptions['basic'];
   if (values.basic !== undefined) {
     const text = String(values.basic);
@@ -187,6 +219,7 @@ export function parseCli(argv: string[]): CliParse {
       forward: Boolean(values.forward),
       allowPrivateWebhooks: Boolean(values['allow-private-webhooks']),
       catcher: Boolean(values.catch),
+      ...(relay ? { relay } : {}),
     },
   };
 }

@@ -122,6 +122,11 @@ if (options.catcher) {
   console.log(`Wait:     curl -H "Authorization: Bearer ${token}" "${api}/api/teams/${options.team}/emails/wait?inbox=you@example.test&timeout=30"`);
   console.log(`MCP:      ${api}/mcp (streamable HTTP, Authorization: Bearer ${token})`);
 }
+if (options.relay) {
+  // Set on the command line: that is the operator's consent to this relay.
+  running!.service.relay.set(options.relay);
+  console.log(`Release:  through ${options.relay.host}:${options.relay.port}, only to ${options.relay.allowlist.join(', ')}`);
+}
 if (running!.smtpPort !== null) {
   const auth = options.smtpAuth === 'off' ? 'no AUTH' : options.smtpAuth === 'any' ? 'AUTH with any user and password' : `AUTH as ${options.smtpAuth.user}`;
   console.log(`SMTP:     ${running!.smtpHost}:${running!.smtpPort} (STARTTLS, ${auth})${running!.smtpTlsPort !== null ? `, TLS on ${running!.smtpTlsPort}` : ''}`);

@@ -6,6 +6,7 @@ import type { FlavorName } from '../shared/flavors/index.ts';
 import { serverWire } from './flavors/index.ts';
 import { uuidFromName } from './ids.ts';
 import { ChaosState } from './chaos.ts';
+import { RelayState } from './relay.ts';
 import { parseMessage, type ParsedMessage } from './ingest.ts';
 import { TeamStore, type StoredAutomation, type StoredContent, type StoredEmail } from './team-store.ts';
 import { runAutomations, type AutomationOutcome } from './webhooks.ts';
@@ -57,6 +58,8 @@ export class ReferenceService {
   private readonly arrivals = new Set<ArrivalListener>();
   /** What its SMTP answers on purpose (chaos.ts): off unless set. */
   readonly chaos = new ChaosState();
+  /** Where Release sends a caught email on to (relay.ts): off unless set. */
+  readonly relay = new RelayState();
 
   /** Tells `listener` of each live arrival, as soon as it is stored; answers how to stop. */
   onArrival(listener: ArrivalListener): () => void {

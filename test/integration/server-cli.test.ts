@@ -134,6 +134,10 @@ describe('the service command line behaves like a command line', () => {
       [['--flavor', 'gmail'], 'inbox-desk-server: --flavor must be one of service-v1, mailcare, not "gmail"'],
       [['--basic', 'nocolon', '--flavor', 'mailcare'], 'inbox-desk-server: --basic must be EMAIL:PASSWORD'],
       [['stray'], 'inbox-desk-server: unexpected argument "stray" (options start with --)'],
+      [['--relay-host', 'smtp.example.test'], 'inbox-desk-server: --relay-host needs --relay-allow: the addresses or @domains released mail may go to'],
+      [['--relay-user', 'me'], 'inbox-desk-server: --relay-user goes with --relay-host'],
+      [['--relay-host', 'smtp.example.test', '--relay-allow', 'me@x.test,nobody'], 'inbox-desk-server: --relay-*: “nobody” is neither an address nor @domain.'],
+      [['--relay-host', 'smtp.example.test', '--relay-allow', 'me@x.test', '--relay-security', 'ssl'], 'inbox-desk-server: --relay-*: Security is STARTTLS, TLS or none.'],
     ];
     for (const [args, message] of cases) {
       const { code, stdout, stderr } = await cli(args);

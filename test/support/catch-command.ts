@@ -19,12 +19,15 @@ export interface RunningCatch {
  * `npm run catch` as a user starts it, from package.json's own script, on free
  * ports (other suites hold 8025) and a data folder of the test's.
  */
-export async function startCatch(): Promise<RunningCatch> {
+export async function startCatch(more: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<RunningCatch> {
   await promisify(execFile)('npm', ['run', 'build:server', '--silent']);
   const dataDir = await mkdtemp(join(tmpdir(), 'catch-'));
   const script = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.catch!;
   const flags = script.slice(script.indexOf('-- ') + 3).split(/\s+/);
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), ...flags, '--port', '0', '--smtp-port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), ...flags, '--port', '0', '--smtp-port', '0', '--data', dataDir, ...(more.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...more.env },
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm run catch did not start: ${output}`)), 20_000);

@@ -9,7 +9,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromMailpit, toMailpit } from '../../shared/domain/chaos.ts';
+import { relayTarget } from '../../shared/domain/relay.ts';
 import { parseMessage } from '../ingest.ts';
+import { releaseMessage } from '../relay.ts';
 import type { ReferenceService } from '../service.ts';
 import type { StoredEmail, TeamStore } from '../team-store.ts';
 import { insightsFor } from './insights.ts';
@@ -203,14 +205,42 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
     chaos.set(next);
     return toMailpit(next);
   });
-  app.get('/api/v1/webui', async () => ({
-    Label: 'Inbox Desk',
-    ChaosEnabled: true,
-    DuplicatesIgnored: false,
-    HideDeleteAllButton: false,
-    SpamAssassin: false,
-    MessageRelay: { Enabled: false, SMTPServer: '', ReturnPath: '', AllowedRecipients: '', BlockedRecipients: '', OverrideFrom: '', PreserveMessageIDs: false, RecipientAllowlist: '' },
-  }));
+  app.get('/api/v1/webui', async () => {
+    const relay = options.service.relay.config;
+    return {
+      Label: 'Inbox Desk',
+      ChaosEnabled: true,
+      DuplicatesIgnored: false,
+      HideDeleteAllButton: false,
+      SpamAssassin: false,
+      MessageRelay: {
+        Enabled: relay !== null,
+        SMTPServer: relay ? relayTarget(relay) : '',
+        ReturnPath: relay?.envelopeFrom ?? '',
+        AllowedRecipients: relay?.allowlist.join(',') ?? '',
+        BlockedRecipients: '',
+        OverrideFrom: '',
+        PreserveMessageIDs: true,
+        RecipientAllowlist: '',
+      },
+    };
+  });
+
+  // Release (Mailpit's shape): the caught bytes sent on through the user's relay, to allowlisted recipients only.
+  app.post<{ Params: { id: string } }>('/api/v1/message/:id/release', async (request, reply) => {
+    const to = (request.body as { To?: unknown } | null)?.To;
+    if (!Array.isArray(to) || to.length === 0 || !to.every((t) => typeof t === 'string')) return badRequest(reply, 'To is required: a list of addresses, such as {"To": ["you@example.test"]}');
+    const email = emailById(request.team, request.params.id);
+    const raw = email ? request.team.content(email.id)?.raw : undefined;
+    if (!email || !raw) return notFound(reply);
+    const answer = await releaseMessage(raw, to as string[], email.sender.email, options.service.relay.config);
+    // Mailpit's "ok" for its clients; the relay's own answer beside it, for the app to show.
+    return reply
+      .code(answer.status)
+      .header('X-Relay-Answer', answer.message.replace(/[^\x20-\x7e]/g, '?'))
+      .type('text/plain; charset=utf-8')
+      .send(answer.ok ? 'ok' : answer.message);
+  });
 
   const counts = (team: TeamStore) => ({ total: team.deliveryPage(0, 0).total, unread: team.deliveryPage(0, 0, { unread: true }).total });
   const unreadOf = (messages: Message[]) => messages.filter((m) => m.email.read === null).length;
