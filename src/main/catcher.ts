@@ -8,6 +8,8 @@
 import { join } from 'node:path';
 import type { CatcherSettings, CatcherState } from '../shared/domain/catcher.ts';
 import { CHAOS_OFF, type ChaosSettings } from '../shared/domain/chaos.ts';
+import type { RelayConfig } from '../shared/domain/relay.ts';
+import type { ReleaseAnswer } from '../server/relay.ts';
 import type { Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 import { localService, type LocalService, type LocalServiceConfig } from './local-service.ts';
@@ -47,6 +49,8 @@ export class Catcher {
   private last: { settings: CatcherSettings; password: string | null; hasPassword: boolean } | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private attempt = 0;
+  /** The relay Release sends through, once the user consented to it (main's dialog); null: none. */
+  private relay: RelayConfig | null = null;
   private readonly changeListeners = new Set<(state: CatcherState) => void>();
   private readonly arrivalListeners = new Set<(ids: string[]) => void>();
 
@@ -72,6 +76,18 @@ export class Catcher {
   setChaos(chaos: ChaosSettings): void {
     this.service?.setChaos(chaos);
     this.set({ chaos });
+  }
+
+  /** The relay its Release (and its API's) sends through: at once, without a restart. */
+  setRelay(relay: RelayConfig | null): void {
+    this.relay = relay;
+    this.service?.setRelay(relay);
+  }
+
+  /** Sends a caught email on through the relay; null when the email is not there. */
+  async release(emailId: string, to: string[]): Promise<ReleaseAnswer | null> {
+    if (!this.service) throw new ServiceError('server', this.current.error ?? 'This computer is switched off: turn it on in Settings first.');
+    return this.service.release(emailId, to);
   }
 
   get state(): CatcherState {
@@ -103,8 +119,8 @@ export class Catcher {
       this.set({ status: 'off', smtp: null, error: null, api: null });
       return;
     }
-    // Chaos goes along, but never into the key: changing it restarts nothing.
-    const service = localService(this.options.workerPath, { ...config, chaos: this.current.chaos ?? CHAOS_OFF }, 'This computer');
+    // Chaos and the relay go along, but never into the key: changing them restarts nothing.
+    const service = localService(this.options.workerPath, { ...config, chaos: this.current.chaos ?? CHAOS_OFF, relay: this.relay }, 'This computer');
     this.service = service;
     this.set({ status: 'starting', smtp: null, error: null, api: null });
     try {

@@ -13,7 +13,7 @@ import { ServiceError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
 
 export interface ConsentQuestion {
-  kind: 'plaintext-token' | 'clear-transport' | 'private-target';
+  kind: 'plaintext-token' | 'clear-transport' | 'private-target' | 'relay';
   title: string;
   message: string;
   confirmLabel: string;
@@ -65,6 +65,16 @@ export function privateTargetQuestion(origin: string, purpose: 'send-test' | 'li
         message: `An email links to ${origin}, which is on this computer or a private network. Inbox Desk would ask it for each link's status (HEAD, without your token). Allow it for this account only if you expect such links.`,
         confirmLabel: 'Allow for this account',
       };
+}
+
+/** Release's first send through a relay: the user sees where caught mail goes, and who may receive it. */
+export function relayQuestion(target: string, user: string, allowlist: readonly string[]): ConsentQuestion {
+  return {
+    kind: 'relay',
+    title: 'Send caught mail through this server?',
+    message: `Inbox Desk will connect to ${target}${user ? ` and log in as ${user}` : ''}, and send the caught email's exact bytes on, only to ${allowlist.join(', ')}, each time you ask. Nothing is ever sent by itself. Allow it only if this is your own mail server or account.`,
+    confirmLabel: 'Allow this server',
+  };
 }
 
 const PLAINTEXT_QUESTION: ConsentQuestion = {

@@ -63,6 +63,7 @@ if (!app.requestSingleInstanceLock()) {
     ]);
     // "This computer" catches mail from launch while it is on, whichever account is shown.
     const catcher = new Catcher({ workerPath, dataDir: join(app.getPath('userData'), 'catcher') }, accounts.catcher, accounts.catcherHasPassword, accounts.pinnedChaos);
+    catcher.setRelay(accounts.relayConfig());
     void catcher.apply(accounts.catcher, accounts.catcherPassword(), accounts.catcherHasPassword);
     const emit = emitter(() => mainWindow?.webContents ?? null);
     const desktop: DesktopLike<BrowserWindow> = {

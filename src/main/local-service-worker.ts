@@ -12,6 +12,8 @@ import { randomToken, startReferenceService, type RunningService } from '../serv
 import { keptToken } from '../server/catcher-api/token.ts';
 import { selfSignedCertificate } from '../server/self-signed.ts';
 import type { ChaosSettings } from '../shared/domain/chaos.ts';
+import type { RelayConfig } from '../shared/domain/relay.ts';
+import { releaseStored } from '../server/relay.ts';
 import type { LocalServiceConfig, LocalServiceMessage } from './local-service.ts';
 
 const config = workerData as LocalServiceConfig;
@@ -77,6 +79,7 @@ function apiState(running: RunningService): { url: string } | { error: string } 
 function serve(running: RunningService): void {
 // A pinned chaos is on from the first connection.
 if (config.chaos) running.service.chaos.set(config.chaos);
+if (config.relay) running.service.relay.set(config.relay);
 running.service.onArrival((teamId, emails) => post({ type: 'arrived', teamId, ids: emails.map((email) => email.id) }));
 post({
   type: 'ready',
@@ -91,6 +94,15 @@ running.service.chaos.onChange((settings) => post({ type: 'chaos', settings }));
 parentPort!.on('message', (message: unknown) => {
   if (typeof message === 'object' && message !== null && 'chaos' in message) {
     running.service.chaos.set((message as { chaos: ChaosSettings }).chaos);
+    return;
+  }
+  if (typeof message === 'object' && message !== null && 'relay' in message) {
+    running.service.relay.set((message as { relay: RelayConfig | null }).relay);
+    return;
+  }
+  if (typeof message === 'object' && message !== null && 'release' in message) {
+    const { ref, emailId, to } = (message as { release: { ref: number; emailId: string; to: string[] } }).release;
+    void releaseStored(running.service.team(team.id), emailId, to, running.service.relay.config).then((answer) => post({ type: 'released', ref, answer }));
     return;
   }
   if (message !== 'stop') return;

@@ -8,6 +8,8 @@ import { Worker } from 'node:worker_threads';
 import type { SmtpAuth } from '../server/smtp.ts';
 import type { Retention } from '../server/service.ts';
 import type { ChaosSettings } from '../shared/domain/chaos.ts';
+import type { RelayConfig } from '../shared/domain/relay.ts';
+import type { ReleaseAnswer } from '../server/relay.ts';
 import type { Connection } from './api/client.ts';
 import { ServiceError } from './api/errors.ts';
 
@@ -23,6 +25,8 @@ export interface LocalServiceConfig {
   api?: { host: string; port: number };
   /** Chaos it starts with (a pinned one: otherwise a start is without). */
   chaos?: ChaosSettings;
+  /** The relay Release sends through: only one the user consented to (main decides). */
+  relay?: RelayConfig | null;
 }
 
 /** Where the API for tests and agents answers, or why it does not (one sentence). */
@@ -32,7 +36,8 @@ export type LocalServiceMessage =
   | { type: 'ready'; baseUrl: string; teamId: string; token: string; threadId: number; smtp: { host: string; port: number; tlsPort: number | null } | null; api: PublicApi }
   | { type: 'failed'; code: string | null; port: number | null; message: string }
   | { type: 'arrived'; teamId: string; ids: string[] }
-  | { type: 'chaos'; settings: ChaosSettings };
+  | { type: 'chaos'; settings: ChaosSettings }
+  | { type: 'released'; ref: number; answer: ReleaseAnswer | null };
 
 export interface LocalService {
   /** Starts the service once; later calls answer the same connection. */
@@ -50,6 +55,10 @@ export interface LocalService {
   setChaos: (settings: ChaosSettings) => void;
   /** Its chaos whenever it changes, from here or from its API (a "next N" counting down too). */
   onChaos: (listener: (settings: ChaosSettings) => void) => () => void;
+  /** Sets the relay Release sends through (its API's too); null: release is off. */
+  setRelay: (config: RelayConfig | null) => void;
+  /** Sends a caught email on through the relay; null when the email is not there. */
+  release: (emailId: string, to: string[]) => Promise<ReleaseAnswer | null>;
 }
 
 /** A start that failed, in one sentence a user can act on. */
@@ -70,6 +79,8 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
   let started: Extract<LocalServiceMessage, { type: 'ready' }> | null = null;
   const listeners = new Set<(ids: string[]) => void>();
   const chaosListeners = new Set<(settings: ChaosSettings) => void>();
+  const releases = new Map<number, (answer: ReleaseAnswer | null) => void>();
+  let nextRelease = 0;
   return {
     start: async () => {
       ready ??= new Promise((resolve, reject) => {
@@ -81,10 +92,18 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
             resolve(message);
           } else if (message.type === 'failed') reject(startFailure(message, what, config));
           else if (message.type === 'chaos') for (const listener of chaosListeners) listener(message.settings);
+          else if (message.type === 'released') {
+            releases.get(message.ref)?.(message.answer);
+            releases.delete(message.ref);
+          }
           else for (const listener of listeners) listener(message.ids);
         });
         spawned.once('error', (error: unknown) => reject(new ServiceError('server', `${what} could not start: ${error instanceof Error ? error.message : String(error)}`)));
-        spawned.once('exit', () => reject(new ServiceError('network', `${what} was closed.`)));
+        spawned.once('exit', () => {
+          reject(new ServiceError('network', `${what} was closed.`));
+          for (const settle of releases.values()) settle({ ok: false, status: 502, message: `${what} was closed before the relay answered: nothing is known to be sent.` });
+          releases.clear();
+        });
       });
       try {
         const { baseUrl, teamId, token } = await ready;
@@ -122,6 +141,17 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
     threadId: () => started?.threadId ?? null,
     api: () => started?.api ?? null,
     setChaos: (settings) => worker?.postMessage({ chaos: settings }),
+    setRelay: (relay) => {
+      config.relay = relay;
+      worker?.postMessage({ relay });
+    },
+    release: async (emailId, to) => {
+      if (!worker || !started) throw new ServiceError('network', `${what} is not running: start it in Settings, then send again.`);
+      const ref = nextRelease++;
+      const answered = new Promise<ReleaseAnswer | null>((resolve) => releases.set(ref, resolve));
+      worker.postMessage({ release: { ref, emailId, to } });
+      return answered;
+    },
     onChaos: (listener) => {
       chaosListeners.add(listener);
       return () => chaosListeners.delete(listener);

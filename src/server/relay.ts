@@ -7,6 +7,7 @@
  */
 import nodemailer from 'nodemailer';
 import { checkRecipients, receivedLine, relayTarget, type RelayConfig } from '../shared/domain/relay.ts';
+import type { TeamStore } from './team-store.ts';
 
 /** What the relay answered, in one sentence for the user, with its own words. */
 export interface ReleaseAnswer {
@@ -44,6 +45,14 @@ function failure(error: unknown, target: string): string {
   if (e.code === 'EAUTH') return `${target} did not take the login: ${e.message ?? 'authentication failed'}.`;
   if (e.code === 'ETLS') return `${target}: the secure connection failed (${e.message ?? 'TLS'}).`;
   return `${target}: ${e.message ?? String(error)}`;
+}
+
+/** A stored email released: its bytes as caught, its sender as the envelope's. Null when it is not there. */
+export async function releaseStored(team: TeamStore, emailId: string, to: readonly string[], config: RelayConfig | null): Promise<ReleaseAnswer | null> {
+  const email = team.getEmail(emailId);
+  const raw = email ? team.content(email.id)?.raw : undefined;
+  if (!email || !raw) return null;
+  return releaseMessage(raw, to, email.sender.email, config);
 }
 
 /**

@@ -46,6 +46,8 @@ export const METHODS = [
   'copyNewestCode',
   'copyCatcherToken',
   'setChaos',
+  'updateRelay',
+  'releaseEmail',
   'getLoopState',
   'installUpdate',
 ] as const;

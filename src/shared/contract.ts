@@ -232,6 +232,10 @@ export const contract = {
   copyCatcherToken: None,
   /** What This computer's SMTP answers "no" with (chaos.ts checks it again in main). */
   setChaos: z.object({ chaos: z.unknown() }).strict(),
+  /** Release's relay (relay.ts checks it again in main); a password given is sealed there, never sent back. */
+  updateRelay: z.object({ settings: z.unknown(), password: z.string().max(1000).optional() }).strict(),
+  /** A caught email of This computer sent on to a real inbox: allowlisted recipients only, after main's consent. */
+  releaseEmail: z.object({ id: Id, to: z.array(z.string().min(3).max(320)).min(1).max(50) }).strict(),
   getLoopState: None,
   /** Restart into a downloaded update: only ever on the user's word. */
   installUpdate: None,
@@ -458,6 +462,9 @@ export interface Results {
   copyNewestCode: { copied: { kind: 'code' | 'link'; text: string } | null };
   copyCatcherToken: { copied: boolean };
   setChaos: AccountsState;
+  updateRelay: AccountsState;
+  /** The relay's answer in one sentence (sent, or why not). */
+  releaseEmail: { ok: boolean; message: string };
   getLoopState: LoopState;
   installUpdate: null;
 }

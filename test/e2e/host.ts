@@ -180,6 +180,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   // The catcher as main runs it, on a free port and a folder of this test's.
   const catcherSettings = await accounts.updateCatcher({ enabled: options.catcher !== undefined, port: 0, apiPort: 0, ...options.catcher?.settings });
   const catcher = new Catcher({ workerPath, dataDir: join(dataDir, 'catcher') }, catcherSettings, accounts.catcherHasPassword);
+  catcher.setRelay(accounts.relayConfig());
   await catcher.apply(catcherSettings, accounts.catcherPassword(), accounts.catcherHasPassword);
   if (options.catcher?.show) await accounts.setActive(CATCHER_ID);
   const transcript: string[] = [];

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, likelyFlavor, type FlavorName } from '../../shared/flavors/index.ts';
 import { CATCHER_ID, DEFAULT_CATCHER, type CatcherSettings } from '../../shared/domain/catcher.ts';
 import { checkChaos, type ChaosSettings } from '../../shared/domain/chaos.ts';
+import { checkRelaySettings, RELAY_OFF, relayTarget, type RelayConfig, type RelaySettings } from '../../shared/domain/relay.ts';
 import { DEFAULT_SETTINGS } from '../../shared/domain/settings.ts';
 import { patternProblem } from '../../shared/domain/tester-loop.ts';
 import { apiRoot, type Connection } from '../api/client.ts';
@@ -73,6 +74,19 @@ const CatcherSettingsSchema = z
     maxRecipients: z.number().int().min(100).max(100_000),
   })
   .strict();
+/** Release's relay as written; settings that no longer pass the checks load as none. */
+const RelayFileSchema = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null ? value : {}),
+  z.object({
+    settings: z.preprocess((value) => {
+      const checked = checkRelaySettings(value ?? RELAY_OFF);
+      return typeof checked === 'string' ? RELAY_OFF : checked;
+    }, z.custom<RelaySettings>()),
+    password: StoredTokenSchema.nullable().default(null),
+    consented: z.array(z.string().max(300)).max(50).default([]),
+  }),
+);
+
 /** Files from before the catcher, or from before one of its settings, load with the defaults for what they lack. */
 const CatcherFileSchema = z.preprocess(
   (value) => (typeof value === 'object' && value !== null ? value : {}),
@@ -82,6 +96,8 @@ const CatcherFileSchema = z.preprocess(
     password: StoredTokenSchema.nullable().default(null),
     /** Chaos the user pinned (kept across restarts); an unpinned one is never written. */
     chaos: z.unknown().nullable().default(null),
+    /** Release's relay: its settings, its password sealed as tokens are, and the relays the user allowed in main's dialog. */
+    relay: RelayFileSchema,
   }),
 );
 
@@ -95,7 +111,9 @@ const SettingsFileSchema = z.object({
 });
 type SettingsFile = Omit<z.infer<typeof SettingsFileSchema>, 'accounts'> & { accounts: StoredAccount[] };
 
-const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null, catcher: { settings: DEFAULT_CATCHER, password: null, chaos: null } };
+const EMPTY: SettingsFile = { version: 1, accounts: [], activeId: null, settings: DEFAULT_SETTINGS, window: null, catcher: { settings: DEFAULT_CATCHER, password: null, chaos: null, relay: { settings: RELAY_OFF, password: null, consented: [] } } };
+/** Where Release's relay password is sealed: a vault entry and an origin of its own. */
+const RELAY_SECRET_ID = 'this-computer-relay';
 /** Where the catcher's AUTH password is sealed: no server origin, a name of its own. */
 const CATCHER_SECRET_ORIGIN = 'smtp://this-computer';
 
@@ -336,6 +354,50 @@ export class AccountManager {
     if (!next.settings.enabled && this.data.activeId === CATCHER_ID) this.data.activeId = null;
     await this.persist();
     return this.catcher;
+  }
+
+  get relay(): RelaySettings {
+    return structuredClone(this.data.catcher.relay.settings);
+  }
+
+  get relayHasPassword(): boolean {
+    return this.data.catcher.relay.password !== null || this.vault.hasSessionToken(RELAY_SECRET_ID);
+  }
+
+  /** The relay as the service is told it: with its password opened, once the user allowed this relay; null otherwise. */
+  relayConfig(): RelayConfig | null {
+    const settings = this.data.catcher.relay.settings;
+    if (settings.host === '' || !this.relayConsented()) return null;
+    return { ...settings, password: this.vault.open(RELAY_SECRET_ID, this.data.catcher.relay.password)?.token ?? '' };
+  }
+
+  /** Whether the user allowed the relay now set (its host and port), in main's own dialog. */
+  relayConsented(): boolean {
+    return this.data.catcher.relay.consented.includes(relayTarget(this.data.catcher.relay.settings));
+  }
+
+  async consentToRelay(): Promise<void> {
+    const target = relayTarget(this.data.catcher.relay.settings);
+    if (this.data.catcher.relay.consented.includes(target)) return;
+    this.data.catcher.relay.consented = [...this.data.catcher.relay.consented, target].slice(-50);
+    await this.persist();
+  }
+
+  /** Changes the relay; a password given is sealed as tokens are (for this session only without a keyring), an empty one removes it. */
+  async updateRelay(value: unknown, password?: string): Promise<RelaySettings> {
+    const checked = checkRelaySettings(value);
+    if (typeof checked === 'string') throw new ServiceError('validation', checked);
+    // A password typed for one relay is never sent to another: a new host or port needs it typed again.
+    const moved = relayTarget(checked) !== relayTarget(this.data.catcher.relay.settings);
+    this.data.catcher.relay.settings = checked;
+    if (password === '' || checked.user === '' || (moved && password === undefined)) {
+      this.vault.forget(RELAY_SECRET_ID);
+      this.data.catcher.relay.password = null;
+    } else if (password !== undefined) {
+      this.data.catcher.relay.password = this.vault.seal(RELAY_SECRET_ID, password, `smtp://${relayTarget(checked)}`, false);
+    }
+    await this.persist();
+    return this.relay;
   }
 
   /** The chaos This computer starts with: the pinned one, else none (a restart turns chaos off). */

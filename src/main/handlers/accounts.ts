@@ -2,10 +2,11 @@
 import type { AccountsState } from '../../shared/contract.ts';
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
 import { checkChaos } from '../../shared/domain/chaos.ts';
+import { checkRecipients, isAddress, relayTarget } from '../../shared/domain/relay.ts';
 import type { AccountManager } from '../account/accounts.ts';
 import type { Catcher } from '../catcher.ts';
 import { ServiceError } from '../api/errors.ts';
-import { saveAccount, testConnection } from '../connect.ts';
+import { relayQuestion, saveAccount, testConnection } from '../connect.ts';
 import type { HandlerDeps, HandlerTable } from '../handlers.ts';
 import { normaliseExternalUrl } from '../security.ts';
 import type { HandlerContext } from './context.ts';
@@ -22,6 +23,8 @@ export type AccountHandlers = Pick<
   | 'updateCatcher'
   | 'copyCatcherToken'
   | 'setChaos'
+  | 'updateRelay'
+  | 'releaseEmail'
   | 'openExternal'
   | 'getAppInfo'
   | 'installUpdate'
@@ -35,7 +38,10 @@ export function accountsState(accounts: AccountManager, catcher: Catcher | undef
     demo: accounts.activeId === null,
     encryptionAvailable: accounts.encryptionAvailable,
     settingsRecovered: accounts.recovered,
-    catcher: catcher?.state ?? { settings: accounts.catcher, status: 'off', smtp: null, error: 'This build has no catcher.', hasPassword: accounts.catcherHasPassword },
+    catcher: {
+      ...(catcher?.state ?? { settings: accounts.catcher, status: 'off', smtp: null, error: 'This build has no catcher.', hasPassword: accounts.catcherHasPassword }),
+      relay: { settings: accounts.relay, hasPassword: accounts.relayHasPassword, consented: accounts.relayConsented() },
+    },
   };
 }
 
@@ -78,6 +84,35 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
       deps.catcher.setChaos(checked);
       await accounts.keepChaos(checked);
       return announce();
+    },
+    updateRelay: async ({ settings, password }) => {
+      await accounts.updateRelay(settings, password);
+      // The service releases only through a relay the user allowed: a new one waits for the dialog.
+      deps.catcher?.setRelay(accounts.relayConfig());
+      return announce();
+    },
+    releaseEmail: async ({ id, to }) => {
+      if (!deps.catcher) throw new ServiceError('validation', 'This build has no catcher.');
+      if (accounts.activeId !== CATCHER_ID) throw new ServiceError('validation', 'Release sends mail This computer caught: open This computer first.');
+      const relay = accounts.relay;
+      if (relay.host === '') throw new ServiceError('validation', 'Set a relay first: Settings → This computer → Send to a real inbox.');
+      const bad = to.find((address) => !isAddress(address));
+      if (bad !== undefined) throw new ServiceError('validation', `“${bad}” is not an email address.`);
+      const refused = checkRecipients(to, relay.allowlist);
+      if (refused !== null) throw new ServiceError('validation', refused);
+      if (relay.user !== '' && !accounts.relayHasPassword) {
+        throw new ServiceError('validation', `Type the password for ${relay.user} at ${relayTarget(relay)} in Settings → This computer → Send to a real inbox (a password is never carried from one server to another).`);
+      }
+      if (!accounts.relayConsented()) {
+        // The first send through a relay is the user's word in main's own dialog, never the renderer's.
+        if (!(await deps.confirm(relayQuestion(relayTarget(relay), relay.user, relay.allowlist)))) return { ok: false, message: `Not sent: ${relayTarget(relay)} was not allowed.` };
+        await accounts.consentToRelay();
+        announce();
+      }
+      deps.catcher.setRelay(accounts.relayConfig());
+      const answer = await deps.catcher.release(id, to);
+      if (answer === null) throw new ServiceError('not-found', 'That email is no longer on This computer.');
+      return { ok: answer.ok, message: answer.message };
     },
     copyCatcherToken: async () => {
       const token = deps.catcher?.apiToken() ?? null;

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromMailpit, toMailpit } from '../../shared/domain/chaos.ts';
 import { relayTarget } from '../../shared/domain/relay.ts';
 import { parseMessage } from '../ingest.ts';
-import { releaseMessage } from '../relay.ts';
+import { releaseStored } from '../relay.ts';
 import type { ReferenceService } from '../service.ts';
 import type { StoredEmail, TeamStore } from '../team-store.ts';
 import { insightsFor } from './insights.ts';
@@ -231,9 +231,8 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
     const to = (request.body as { To?: unknown } | null)?.To;
     if (!Array.isArray(to) || to.length === 0 || !to.every((t) => typeof t === 'string')) return badRequest(reply, 'To is required: a list of addresses, such as {"To": ["you@example.test"]}');
     const email = emailById(request.team, request.params.id);
-    const raw = email ? request.team.content(email.id)?.raw : undefined;
-    if (!email || !raw) return notFound(reply);
-    const answer = await releaseMessage(raw, to as string[], email.sender.email, options.service.relay.config);
+    const answer = email ? await releaseStored(request.team, email.id, to as string[], options.service.relay.config) : null;
+    if (!answer) return notFound(reply);
     // Mailpit's "ok" for its clients; the relay's own answer beside it, for the app to show.
     return reply
       .code(answer.status)

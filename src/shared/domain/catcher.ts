@@ -6,6 +6,7 @@
  */
 
 import type { ChaosSettings } from './chaos.ts';
+import type { RelaySettings } from './relay.ts';
 
 /** The account id the catcher goes by, in the switcher and in `activeId`. */
 export const CATCHER_ID = 'this-computer';
@@ -68,6 +69,8 @@ export interface CatcherState {
   chaos?: ChaosSettings;
   /** After a failed start: when it tries again by itself (epoch ms). */
   retryAt?: number | null;
+  /** Release's relay: its settings (no password), and whether the user allowed it in main's dialog. */
+  relay?: { settings: RelaySettings; hasPassword: boolean; consented: boolean };
 }
 
 /** What a test suite or an agent is given to reach This computer's API (the token is copied by main). */
