@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import { expect, test } from './fixtures.ts';
 import type { AppHandle } from './host.ts';
+import { relayServer } from '../support/relay-server.ts';
 
 /** Mail as an app under test sends it: nodemailer over STARTTLS with any login. Answers when the catcher said 250. */
 async function sendFromApp(app: AppHandle, subject: string, to = 'new.user@example.test'): Promise<number> {
@@ -105,6 +106,73 @@ test.describe('This computer: catching your own app’s mail', () => {
     await expect(banner).toHaveCount(0);
     await sendFromApp(app, 'Through again');
     await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Through again' })).toBeVisible();
+  });
+
+  test('F sends the open email to a real inbox: the relay set in Settings, main asks once, only the allowlist, the relay’s answer said', async ({ openApp }) => {
+    const relay = await relayServer();
+    try {
+      const app = await openApp({ demo: true, catcher: { show: true } });
+      const { page } = app;
+      await expect(page.getByRole('region', { name: 'SMTP settings for your app' })).toBeVisible();
+      await page.keyboard.press('g');
+      await page.keyboard.press('s');
+      const form = page.getByRole('form', { name: 'Send to a real inbox' });
+      await form.getByLabel('SMTP server').fill('127.0.0.1');
+      await form.getByRole('textbox', { name: 'Port', exact: true }).fill(String(relay.port));
+      await form.getByLabel('Security').selectOption('none');
+      await form.getByLabel('User').fill('relay-user');
+      await form.getByLabel(/^Password/).fill('relay-secret');
+      await form.getByLabel('Who may receive').fill('not-an-address');
+      await form.getByRole('button', { name: 'Save relay' }).click();
+      // A half-filled form says what is wrong in place and keeps what was typed.
+      await expect(form.getByRole('alert')).toHaveText('“not-an-address” is neither an address nor @domain.');
+      await expect(form.getByLabel('SMTP server')).toHaveValue('127.0.0.1');
+      await form.getByLabel('Who may receive').fill('me@real.test\n@team.test');
+      await form.getByRole('button', { name: 'Save relay' }).click();
+      await expect(form.getByText('Inbox Desk will ask you to allow 127.0.0.1 the first time.')).toBeVisible();
+      await expect(form.getByLabel(/^Password/)).toHaveValue('');
+      expect(await page.content()).not.toContain('relay-secret');
+
+      await sendFromApp(app, 'Your sign-up code');
+      await page.keyboard.press('g');
+      await page.keyboard.press('i');
+      await page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'Your sign-up code' }).click();
+      await page.keyboard.press('F');
+      const dialog = page.getByRole('dialog', { name: 'Send to a real inbox' });
+      await expect(dialog).toContainText('“Your sign-up code”, its exact bytes, through 127.0.0.1:');
+      const to = dialog.getByLabel('Send to');
+      await expect(to).toHaveValue('me@real.test');
+      // Off the allowlist: said in the dialog, what was typed kept, nothing asked, nothing sent.
+      await to.fill('me@real.test, stranger@elsewhere.test');
+      await to.press('Enter');
+      await expect(dialog.getByRole('alert')).toHaveText(/^Not on the allowlist: stranger@elsewhere\.test\./);
+      await expect(to).toHaveValue('me@real.test, stranger@elsewhere.test');
+      expect(app.consentAsked).toEqual([]);
+      // Main's own dialog answered no: nothing sent.
+      app.answerConsent(false);
+      await to.fill('me@real.test');
+      await to.press('Enter');
+      await expect(dialog.getByRole('alert')).toHaveText(/^Not sent: 127\.0\.0\.1:\d+ was not allowed\.$/);
+      expect(app.consentAsked).toEqual(['Send caught mail through this server?']);
+      expect(relay.received).toHaveLength(0);
+      app.answerConsent(true);
+      await to.press('Enter');
+      await expect(dialog).toHaveCount(0);
+      await expect(page.getByRole('status').filter({ hasText: 'Sent to me@real.test through 127.0.0.1:' })).toContainText('250 OK queued as relay-1');
+      expect(relay.received).toHaveLength(1);
+      expect(app.consentAsked).toHaveLength(2);
+      expect(relay.received[0]).toMatchObject({ from: 'signup@myapp.test', to: ['me@real.test'], user: 'relay-user' });
+      expect(relay.received[0]!.bytes.toString()).toContain('Subject: Your sign-up code');
+      // Asked once per relay.
+      await page.keyboard.press('F');
+      await expect(dialog.getByLabel('Send to')).toHaveValue('me@real.test');
+      await dialog.getByLabel('Send to').press('Enter');
+      await expect(dialog).toHaveCount(0);
+      await expect.poll(() => relay.received.length).toBe(2);
+      expect(app.consentAsked).toHaveLength(2);
+    } finally {
+      await relay.close();
+    }
   });
 
   test('chaos set through the API shows the banner too', async ({ openApp }) => {

@@ -5,6 +5,7 @@ import { subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
+import { ReleaseDialog } from './features/catcher/ReleaseDialog.tsx';
 import { InboxView } from './features/inbox/InboxView.tsx';
 import { COMMANDS, runCommand } from './features/commands/all.ts';
 import { bindingsOf, displayBinding } from './features/commands/registry.ts';
@@ -283,7 +284,7 @@ export function App() {
   }, []);
 
   // While a modal is open, everything behind it is inert: no clicks, no focus, no keys.
-  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen || s.leaveGuard !== null);
+  const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen || s.leaveGuard !== null || s.releaseFor !== null);
   return (
     <div className="app" data-theme={theme}>
       <div className="app-body" inert={modal}>
@@ -317,6 +318,9 @@ export function App() {
         <CommandPalette />
       </ErrorBoundary>
       <DraftGuardDialog />
+      <ErrorBoundary area="Send to a real inbox">
+        <ReleaseDialog />
+      </ErrorBoundary>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { CATCHER_ID, isLoopbackHost, type CatcherState } from '../../../../shared/domain/catcher.ts';
 import { useStore } from '../../store.ts';
 import { ApiForTests } from './ApiForTests.tsx';
+import { RelayForm } from './RelayForm.tsx';
 import { ChaosForm } from './ChaosForm.tsx';
 import { CHAOS_OFF } from '../../../../shared/domain/chaos.ts';
 import { SmtpInstructions } from './SmtpInstructions.tsx';
@@ -199,6 +200,7 @@ export function CatcherSettings() {
         </div>
       </form>
       {state.status === 'listening' && <ChaosForm chaos={state.chaos ?? CHAOS_OFF} />}
+      {state.relay && <RelayForm relay={state.relay} />}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { CATCHER_ID } from '../../../../shared/domain/catcher.ts';
 import { CHAOS_OFF, chaosIsOn } from '../../../../shared/domain/chaos.ts';
 import { useStore } from '../../store.ts';
 import type { Command } from '../commands/registry.ts';
@@ -17,5 +18,16 @@ export const CATCHER_COMMANDS: Command[] = [
       return current !== undefined && chaosIsOn(current);
     },
     run: () => void s().setChaos({ ...CHAOS_OFF }),
+  },
+  {
+    id: 'catcher.release',
+    title: 'Release: send this email to a real inbox (through your relay, to your allowlist)',
+    group: 'Tester’s bench',
+    keys: ['F'],
+    when: (c) => c.view === 'inbox' && c.readerOpen && s().accounts?.activeId === CATCHER_ID,
+    run: () => {
+      const id = s().openId;
+      if (id) s().openRelease(id);
+    },
   },
 ];

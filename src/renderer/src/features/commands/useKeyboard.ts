@@ -13,7 +13,7 @@ export function keyContext(target: EventTarget | null): Context {
     formOpen: s.editingId !== null,
     inField: inTextField(target),
     onControl: target instanceof HTMLElement && target.closest('button, a, select') !== null,
-    modal: s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen || s.leaveGuard !== null,
+    modal: s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen || s.leaveGuard !== null || s.releaseFor !== null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ChaosSettings } from '../../../../shared/domain/chaos.ts';
+import type { RelaySettings } from '../../../../shared/domain/relay.ts';
 import type { AccountsState, AppInfo, Args, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, type FlavorName } from '../../../../shared/flavors/index.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings.ts';
@@ -81,6 +82,16 @@ export interface SettingsSlice {
   setChaos: (chaos: ChaosSettings) => Promise<boolean>;
   /** Restarts into the downloaded update (main quits and installs). */
   installUpdate: () => void;
+  /** Release's relay (relay.ts); a password goes to main, which seals it. True when main took it. */
+  updateRelay: (settings: RelaySettings, password?: string) => Promise<boolean>;
+  /** Release's dialog: the email it sends on, while it is open. */
+  releaseFor: string | null;
+  /** Who the last release went to, offered again. */
+  lastReleaseTo: string;
+  openRelease: (emailId: string) => void;
+  closeRelease: () => void;
+  /** Sends the email on: null when sent (a notice gives the relay's answer), else the sentence for the dialog. */
+  releaseEmail: (id: string, to: string[]) => Promise<string | null>;
 }
 
 export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => (set, get) => ({
@@ -95,6 +106,8 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
   connectionResult: null,
   offerSaveAnyway: false,
   busy: false,
+  releaseFor: null,
+  lastReleaseTo: '',
 
   bootstrap: async () => {
     try {
@@ -233,6 +246,32 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
     } catch (error) {
       get().notify(asBridgeError(error));
       return false;
+    }
+  },
+
+  updateRelay: async (settings, password) => {
+    try {
+      get().setAccounts(await call('updateRelay', { settings, ...(password !== undefined ? { password } : {}) }));
+      get().notify(settings.host === '' ? 'Release is off: no relay is set.' : `Saved: Release sends through ${settings.host}:${settings.port}.`);
+      return true;
+    } catch (error) {
+      get().notify(asBridgeError(error));
+      return false;
+    }
+  },
+
+  openRelease: (emailId) => set({ releaseFor: emailId }),
+  closeRelease: () => set({ releaseFor: null }),
+
+  releaseEmail: async (id, to) => {
+    try {
+      const answer = await call('releaseEmail', { id, to });
+      if (!answer.ok) return answer.message;
+      set({ releaseFor: null, lastReleaseTo: to.join(', ') });
+      get().notify(answer.message, { ms: 8000 });
+      return null;
+    } catch (error) {
+      return asBridgeError(error).message;
     }
   },
 
