@@ -10,6 +10,21 @@ import { canPoll } from '../shared/domain/rate-budget.ts';
 import type { EmailListing } from './api/client.ts';
 
 export const DEFAULT_POLL_MS = 30_000;
+/** Ids remembered as seen: far more than a page 1 holds, so a row that slips off and back is not news; bounded, so a catcher taking mail all day does not grow main. */
+export const MAX_KNOWN_IDS = 2000;
+
+/** Adds ids as the newest seen (a seen id moves up), then forgets the oldest beyond the cap. */
+function remember(known: Set<string>, ids: readonly string[]): Set<string> {
+  for (const id of ids) {
+    known.delete(id);
+    known.add(id);
+  }
+  for (const oldest of known) {
+    if (known.size <= MAX_KNOWN_IDS) break;
+    known.delete(oldest);
+  }
+  return known;
+}
 
 export interface PollerDeps {
   intervalMs: number;
@@ -42,6 +57,11 @@ export class MailPoller {
   private running = false;
   /** A poll was asked for while one ran: it runs again when that one is done. */
   private again = false;
+  /** How many ids it remembers as seen (bounded by MAX_KNOWN_IDS). */
+  get knownCount(): number {
+    return this.known?.size ?? 0;
+  }
+
   /** Polls actually sent, and skipped for the budget (for tests and the bench). */
   readonly counts = { polled: 0, skipped: 0 };
 
@@ -57,7 +77,7 @@ export class MailPoller {
     if ((query.page ?? 1) !== 1) return;
     const key = listKey(query)!;
     this.listed = { key, ids };
-    if (this.query !== null && key === listKey(this.query)) this.known = new Set([...(this.known ?? []), ...ids]);
+    if (this.query !== null && key === listKey(this.query)) this.known = remember(this.known ?? new Set(), ids);
   }
 
   /** What the user looks at, and whether they can see it; null stops. */
@@ -113,7 +133,7 @@ export class MailPoller {
       const page = await this.deps.fetchPage(query);
       if (this.query === query) {
         const fresh = this.known === null ? [] : page.data.filter((email) => !this.known!.has(email.id));
-        this.known = new Set([...(this.known ?? []), ...page.data.map((email) => email.id)]);
+        this.known = remember(this.known ?? new Set(), page.data.map((email) => email.id));
         this.deps.onPage(query, page);
         if (fresh.length > 0) this.deps.onNewMail(fresh);
       }

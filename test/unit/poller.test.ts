@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmailListing } from '../../src/main/api/client.ts';
-import { MailPoller, type PollerDeps } from '../../src/main/poller.ts';
+import { MailPoller, MAX_KNOWN_IDS, type PollerDeps } from '../../src/main/poller.ts';
 import type { RateLimitState } from '../../src/shared/contract.ts';
 import { POLL_FLOOR } from '../../src/shared/domain/rate-budget.ts';
 
@@ -55,6 +55,9 @@ function harness() {
     elapse,
     setRate: (next: Partial<RateLimitState>) => (rate = { ...rate, ...next }),
     arrive: (id: string) => (ids = [id, ...ids]),
+    /** Page 1 as a catcher taking a burst shows it: the newest 50. */
+    burst: (count: number, tag: string) => (ids = [...Array.from({ length: count }, (_, i) => `${tag}-${count - i}`), ...ids].slice(0, 50)),
+    setIds: (next: string[]) => (ids = next),
     liveTimers: () => timers.filter((t) => t.live),
     now: () => now,
   };
@@ -73,6 +76,27 @@ describe('polling for new mail', () => {
     expect(h.seen.fresh).toEqual([['c']]);
     expect(h.seen.unread).toEqual([2, 3]);
     expect(h.poller.counts).toEqual({ polled: 2, skipped: 0 });
+  });
+
+  it('remembers a bounded number of ids: a day of arrivals does not grow main, and what is on page 1 is never news again', async () => {
+    const h = harness();
+    h.poller.watch({}, true);
+    await h.elapse();
+    for (let round = 0; round < 200; round++) {
+      h.burst(40, `r${round}`);
+      await h.elapse();
+    }
+    // 8,000 arrivals reported once each, and no more remembered than the cap.
+    expect(h.seen.fresh.flat()).toHaveLength(8000);
+    expect(new Set(h.seen.fresh.flat()).size).toBe(8000);
+    expect(h.poller.knownCount).toBeLessThanOrEqual(MAX_KNOWN_IDS);
+    // A row that slips off page 1 and comes back (newer mail deleted) is not news.
+    const pageNow = h.seen.fresh.at(-1)!;
+    h.burst(50, 'late');
+    await h.elapse();
+    h.setIds(pageNow);
+    await h.elapse();
+    expect(h.seen.fresh.at(-1)!.every((id) => id.startsWith('late-'))).toBe(true);
   });
 
   it('stops while the window is hidden and when nothing is watched', async () => {
