@@ -170,7 +170,8 @@ export class Catcher {
     if (!this.service) {
       throw new ServiceError('server', this.current.error ?? 'This computer is switched off: turn it on in Settings to catch your app’s mail.');
     }
-    return this.service.start();
+    // A tester sees what their app sent: one message, however many recipients.
+    return { ...(await this.service.start()), byDelivery: true };
   }
 
   /** The token a test suite puts in its Authorization header, while the API answers. */

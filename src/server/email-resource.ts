@@ -38,6 +38,7 @@ export function emailResource(email: StoredEmail) {
       updated_at: zonelessTimestamp(attachment.createdAt),
       size_for_human: sizeForHuman(attachment.size),
     })),
+    ...(email.deliveredTo ? { delivered_to: email.deliveredTo } : {}),
   };
 }
 export type EmailResource = ReturnType<typeof emailResource>;

@@ -40,7 +40,12 @@ export const ListQuery = z.object({
   favorite: flag,
   page: count,
   limit: count,
+  /** One entry per delivery (a message to To, Cc and Bcc at once listed once), as a catcher shows mail. */
+  group: z.enum(['delivery']).optional(),
 });
+
+/** `whole=delivery`: a read, a star or a delete reaches every row of the email's delivery (the catcher's one message). */
+export const WholeQuery = z.object({ whole: z.enum(['delivery']).optional() });
 
 export const DeleteAllQuery = z.object({ through: date('through') });
 
@@ -81,6 +86,8 @@ export const EmailResource = z
     has_text: z.boolean(),
     size_in_bytes: z.number().int().min(0),
     attachments: z.array(Attachment),
+    /** In a list grouped by delivery: every recipient of the message (a seed client ignores it). */
+    delivered_to: z.array(z.string()).optional(),
   })
   .strict();
 const PageUrl = z.string().url();

@@ -58,6 +58,8 @@ export interface StoredEmail {
   attachments: StoredAttachment[];
   /** The delivery it came in with: the rows of one message sent to several recipients share it. */
   delivery: number;
+  /** In a grouped page: every recipient of its delivery (the envelope's), in the order they were taken. */
+  deliveredTo?: string[];
 }
 
 export interface StoredContent {
@@ -85,6 +87,12 @@ export interface ListFilters {
   favorite?: boolean;
   /** Only mail that arrived after this cursor (`cursor()`): the catcher's wait. */
   after?: number;
+  /**
+   * One entry per delivery (a message sent to To, Cc and Bcc at once is one, as
+   * a catcher lists it), found by any of its rows: the first matching row stands
+   * for it, with every recipient in `deliveredTo`.
+   */
+  grouped?: boolean;
 }
 
 export interface EmailPage {
@@ -557,6 +565,7 @@ export class TeamStore {
     if (filters.unread) where.push('e.read_at IS NULL');
     if (filters.favorite) where.push('e.favorite = 1');
     const term = filters.search === undefined ? undefined : foldCase(filters.search);
+    const grouped = filters.grouped === true;
     // The trigram index needs three characters; shorter terms scan.
     if (term !== undefined && [...term].length < 3) {
       where.push('(instr(e.folded_inbox, ?) OR instr(e.folded_sender, ?) OR instr(e.folded_subject, ?))');
@@ -575,6 +584,7 @@ export class TeamStore {
           UNION ALL SELECT seq FROM emails WHERE seq > (SELECT indexed_up_to FROM search_state) AND ${holdsTerm('')}) hits
         CROSS JOIN emails e ON e.seq = hits.seq ${checked ? `AND ${holdsTerm('e.')}` : ''}`;
       const hitValues = [match, term, term, term, ...(checked ? [term, term, term] : [])];
+      if (grouped) return this.groupedPage(from, [...hitValues, ...values], clause, offset, limit);
       const matched = this.sql(`SELECT e.seq, count(*) OVER () AS total ${from} ${clause} ${order}`).all(
         ...hitValues,
         ...values,
@@ -588,6 +598,7 @@ export class TeamStore {
       return { emails: this.rowsBySeq(matched.map((m) => m.seq)), total: matched[0]!.total };
     }
 
+    if (grouped) return this.groupedPage('FROM emails e', values, clause, offset, limit);
     const total = this.countWhere(filters, clause, values);
     if (limit === 0 || offset >= total) return { emails: [], total };
     const rows = this.sql(`SELECT ${EMAIL_COLUMNS} ${clause} ${order}`).all(...values, limit, offset) as unknown as EmailRow[];
@@ -602,6 +613,32 @@ export class TeamStore {
       return only[0] === 'unread' ? stats.unread : only[0] === 'favorite' ? stats.favorite : stats.total;
     }
     return (this.sql(`SELECT count(*) AS n FROM emails e ${clause}`).get(...values) as { n: number }).n;
+  }
+
+  /** A page of deliveries: each stands as its first matching row, with all its recipients. */
+  private groupedPage(from: string, values: SQLInputValue[], clause: string, offset: number, limit: number): EmailPage {
+    const delivery = 'coalesce(e.delivery, e.seq)';
+    const picked = this.sql(`SELECT min(e.seq) AS seq, count(*) OVER () AS total ${from} ${clause} GROUP BY ${delivery} ORDER BY max(e.created_at) DESC, min(e.seq) DESC LIMIT ? OFFSET ?`).all(
+      ...values,
+      limit,
+      offset,
+    ) as { seq: number; total: number }[];
+    const total = picked.length > 0 ? picked[0]!.total : (this.sql(`SELECT count(DISTINCT ${delivery}) AS n ${from} ${clause}`).get(...values) as { n: number }).n;
+    const emails = this.rowsBySeq(picked.map((p) => p.seq));
+    const recipients = this.sql(`SELECT ${delivery} AS d, e.inbox AS inbox FROM emails e WHERE ${delivery} IN (SELECT value FROM json_each(?)) ORDER BY e.seq`).all(
+      JSON.stringify(emails.map((email) => email.delivery)),
+    ) as { d: number; inbox: string }[];
+    const byDelivery = new Map<number, string[]>();
+    for (const { d, inbox } of recipients) byDelivery.set(d, [...(byDelivery.get(d) ?? []), inbox]);
+    return { emails: emails.map((email) => ({ ...email, deliveredTo: byDelivery.get(email.delivery) ?? [email.inbox.email] })), total };
+  }
+
+  /** Every row of this email's delivery (itself included), its id and recipient; empty when it is not there. */
+  deliveryRows(id: string): { id: string; inbox: string }[] {
+    return this.sql(`SELECT e2.id AS id, e2.inbox AS inbox FROM emails e JOIN emails e2 ON coalesce(e2.delivery, e2.seq) = coalesce(e.delivery, e.seq) WHERE e.id = ? ORDER BY e2.seq`).all(id) as {
+      id: string;
+      inbox: string;
+    }[];
   }
 
   private rowsBySeq(seqs: number[]): StoredEmail[] {

@@ -223,6 +223,38 @@ test.describe('This computer: catching your own app’s mail', () => {
   });
 });
 
+test('one message to To, Cc and Bcc is one entry: found by any recipient, the Bcc said in the reader, deleted whole', async ({ openApp }) => {
+  const app = await openApp({ demo: true, catcher: { show: true } });
+  const { page } = app;
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: app.catcherSmtpPort()!, secure: false, ignoreTLS: true });
+  await transport.sendMail({ from: 'app@myapp.test', to: 'to@example.test', cc: 'cc@example.test', bcc: ['hidden@example.test', 'audit@example.test'], subject: 'Team invite', text: 'Join us.' });
+  transport.close();
+  const rows = page.getByRole('listbox', { name: 'Emails' }).getByRole('option');
+  await expect(rows.filter({ hasText: 'Team invite' })).toHaveCount(1);
+  await expect(page.getByText(/^1–1 of 1/)).toBeVisible();
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  const header = page.locator('.message-header');
+  const field = (name: string) => header.locator('dt', { hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
+  await expect(field('To')).toHaveText('to@example.test');
+  await expect(field('Cc')).toHaveText('cc@example.test');
+  await expect(field('Bcc')).toHaveText('hidden@example.test, audit@example.test (in the envelope, not the headers)');
+  // Found by a Bcc recipient too.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('/');
+  await page.keyboard.type('to:audit@example.test');
+  await page.keyboard.press('Enter');
+  await expect(rows.filter({ hasText: 'Team invite' })).toHaveCount(1);
+  // Deleted whole: the service keeps none of its four rows once the undo window has passed.
+  await rows.filter({ hasText: 'Team invite' }).click();
+  await page.keyboard.press('#');
+  await expect(rows).toHaveCount(0);
+  const { baseUrl, token } = await app.catcher.connection();
+  await expect
+    .poll(async () => ((await (await fetch(`${baseUrl}/api/teams/this-computer/emails`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })).json()) as { meta: { total: number } }).meta.total, { timeout: 15_000 })
+    .toBe(0);
+});
+
 test('the reader shows what the app wrote: From, To, Cc, Reply-To decoded, the Date header, and the envelope where it differs', async ({ openApp }) => {
   const app = await openApp({ demo: true, catcher: { show: true } });
   const { page } = app;
@@ -250,8 +282,9 @@ test('the reader shows what the app wrote: From, To, Cc, Reply-To decoded, the D
   await expect(header.getByRole('heading')).toHaveText('Willkommen, Jürgen');
   const field = (name: string) => header.locator('dt', { hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
   await expect(field('From')).toHaveText('Müller Support <support@myapp.test>');
-  await expect(field('To')).toHaveText('"Doe, Jane" <jane@example.test>, Jürgen <juergen@example.test> (delivered to audit@example.test)');
+  await expect(field('To')).toHaveText('"Doe, Jane" <jane@example.test>, Jürgen <juergen@example.test>');
   await expect(field('Cc')).toHaveText('team@example.test');
+  await expect(field('Bcc')).toHaveText('audit@example.test (in the envelope, not the headers)');
   await expect(field('Reply-To')).toHaveText('noreply@myapp.test');
   // The Date header's own time, and the arrival beside it (more than a minute apart).
   await expect(field('Date').locator('time').first()).toHaveAttribute('datetime', '2026-11-24T08:15:00.000Z');

@@ -53,8 +53,14 @@ export class ServiceClient {
   private readonly transport: Transport;
   private readonly rules: AutomationsClient;
 
+  /** `?whole=delivery` on the catcher's writes and reads: they reach every row of the message. */
+  private readonly whole: string;
+  private readonly byDelivery: boolean;
+
   constructor(connection: Connection, http: Partial<HttpOptions> = {}) {
     this.transport = new Transport(connection, http);
+    this.byDelivery = connection.byDelivery === true;
+    this.whole = this.byDelivery ? '?whole=delivery' : '';
     this.rules = new AutomationsClient(this.transport);
   }
 
@@ -127,6 +133,7 @@ export class ServiceClient {
 
   async listEmails(query: ListQuery, options: { view?: string; fresh?: boolean } = {}): Promise<EmailListing> {
     const params = listQueryToSearchParams(query);
+    if (this.byDelivery) params.set('group', 'delivery');
     const key = params.toString();
     const cached = this.pages.get(key);
     if (!options.fresh && cached && Date.now() - cached.at < LIMITS.pageFreshMs) return cached.page;
@@ -175,7 +182,7 @@ export class ServiceClient {
     const response = await this.transport.request({
       operation: 'getEmail',
       method: 'GET',
-      path: `emails/${encodeURIComponent(id)}`,
+      path: `emails/${encodeURIComponent(id)}${this.whole}`,
       view: options.view,
       priority: cached ? 'background' : 'read',
     });
@@ -283,7 +290,7 @@ export class ServiceClient {
   }
 
   async deleteEmail(id: string): Promise<void> {
-    await this.transport.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}` });
+    await this.transport.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}${this.whole}` });
     this.emails.delete(id);
     this.raws.delete(id);
     this.bodies.deleteWhere((key) => key.startsWith(`${id}:`));
@@ -306,7 +313,7 @@ export class ServiceClient {
     await this.transport.request({
       operation: 'setFavorite',
       method: favorite ? 'POST' : 'DELETE',
-      path: `emails/${encodeURIComponent(id)}/favorites`,
+      path: `emails/${encodeURIComponent(id)}/favorites${this.whole}`,
     });
     const cached = this.emails.get(id);
     if (cached) this.emails.set(id, { ...cached, favorite });

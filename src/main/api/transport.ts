@@ -12,6 +12,8 @@ export interface Connection {
   /** The bearer token, MailCare's "email:password", or null for a server without auth. */
   token: string | null;
   flavor?: FlavorName;
+  /** The catcher's own service: one entry per delivery (a message to To, Cc and Bcc listed once), its reads, stars and deletes reaching all of it. */
+  byDelivery?: boolean;
 }
 
 export const DEFAULT_HTTP: HttpOptions = {

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { BODY_FORMATS } from '../../shared/domain/email.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../shared/domain/list-query.ts';
 import { parseMessage } from '../ingest.ts';
-import { AttachmentParams, DeleteAllQuery, EmailList, EmailParams, EmailResource, ErrorBody, ListQuery } from '../schemas.ts';
-import type { ListFilters } from '../team-store.ts';
+import { AttachmentParams, DeleteAllQuery, EmailList, EmailParams, EmailResource, ErrorBody, ListQuery, WholeQuery } from '../schemas.ts';
+import type { ListFilters, TeamStore } from '../team-store.ts';
 import { answer, type RouteOptions } from './answer.ts';
 
 export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Promise<void> {
@@ -13,7 +13,7 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
   app.get<{ Querystring: z.infer<typeof ListQuery> }>('/emails', { schema: { querystring: ListQuery, response: { 200: EmailList, '4xx': ErrorBody } } }, async (request, reply) => {
     const query = request.query;
     const { inbox, sender, subject, search, since, until } = query;
-    const filters: ListFilters = { inbox, sender, subject, search, since, until, unread: query.unread, favorite: query.favorite };
+    const filters: ListFilters = { inbox, sender, subject, search, since, until, unread: query.unread, favorite: query.favorite, grouped: query.group === 'delivery' || undefined };
     for (const key of Object.keys(filters) as (keyof ListFilters)[]) if (filters[key] === undefined) delete filters[key];
     // An address the service has never seen: the real service's firstOrFail answers 404.
     for (const [model, address] of [['Inbox', inbox], ['Sender', sender]] as const) {
@@ -31,7 +31,11 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
     return answer(reply, route, wire.list({ emails, total, page, perPage, query: sent, path }));
   });
 
-  app.get<{ Params: z.infer<typeof EmailParams> }>('/emails/:id', { schema: { params: EmailParams, response: { 200: z.object({ data: EmailResource }), '4xx': ErrorBody } } }, async (request, reply) => {
+  /** The email alone, or with `whole=delivery` every row of its delivery. */
+  const targets = (request: { team: TeamStore; params: { id: string }; query: { whole?: 'delivery' } }) =>
+    request.query.whole === 'delivery' ? request.team.deliveryRows(request.params.id).map((row) => row.id) : [request.params.id];
+
+  app.get<{ Params: z.infer<typeof EmailParams>; Querystring: z.infer<typeof WholeQuery> }>('/emails/:id', { schema: { params: EmailParams, querystring: WholeQuery, response: { 200: z.object({ data: EmailResource }), '4xx': ErrorBody } } }, async (request, reply) => {
     const email = request.team.getEmail(request.params.id);
     if (!email) return answer(reply, route, wire.notFound(request, { model: 'Email', id: request.params.id }));
     reply.header('Vary', 'Accept');
@@ -50,9 +54,11 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
         // The JSON read is what marks an email read, as in the real service;
         // reading an email already read changes nothing, so nothing is written.
         if (email.read === null) {
-          email.read = new Date();
-          request.team.updateEmail(email.id, { read: email.read });
+          const read = new Date();
+          email.read = read;
+          request.team.transaction(() => targets(request).forEach((id) => request.team.updateEmail(id, { read })));
         }
+        if (request.query.whole === 'delivery') email.deliveredTo = request.team.deliveryRows(email.id).map((row) => row.inbox);
         return answer(reply, route, { status: 200, type: chosen, body: { data: wire.emailResource(email) } });
     }
   });
@@ -67,17 +73,22 @@ export async function emailRoutes(app: FastifyInstance, route: RouteOptions): Pr
     );
   }
 
-  app.delete<{ Params: z.infer<typeof EmailParams> }>('/emails/:id', { schema: { params: EmailParams } }, async (request, reply) =>
-    answer(reply, route, request.team.deleteEmail(request.params.id) ? wire.empty() : wire.notFound(request, { model: 'Email', id: request.params.id })),
-  );
+  app.delete<{ Params: z.infer<typeof EmailParams>; Querystring: z.infer<typeof WholeQuery> }>('/emails/:id', { schema: { params: EmailParams, querystring: WholeQuery } }, async (request, reply) => {
+    const ids = targets(request);
+    const deleted = request.team.transaction(() => ids.filter((id) => request.team.deleteEmail(id)).length);
+    return answer(reply, route, deleted > 0 ? wire.empty() : wire.notFound(request, { model: 'Email', id: request.params.id }));
+  });
 
   for (const [method, favorite] of [['POST', true], ['DELETE', false]] as const) {
-    app.route<{ Params: z.infer<typeof EmailParams> }>({
+    app.route<{ Params: z.infer<typeof EmailParams>; Querystring: z.infer<typeof WholeQuery> }>({
       method,
       url: '/emails/:id/favorites',
-      schema: { params: EmailParams },
-      handler: async (request, reply) =>
-        answer(reply, route, request.team.updateEmail(request.params.id, { favorite }) ? wire.empty() : wire.notFound(request, { model: 'Email', id: request.params.id })),
+      schema: { params: EmailParams, querystring: WholeQuery },
+      handler: async (request, reply) => {
+        const ids = targets(request);
+        const changed = request.team.transaction(() => ids.filter((id) => request.team.updateEmail(id, { favorite })).length);
+        return answer(reply, route, changed > 0 ? wire.empty() : wire.notFound(request, { model: 'Email', id: request.params.id }));
+      },
     });
   }
 

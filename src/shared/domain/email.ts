@@ -87,6 +87,8 @@ export const EmailSchema = z.object({
     .array(AttachmentSchema)
     .nullish()
     .transform((v) => v ?? []),
+  /** From a catcher listing one entry per delivery: every recipient of the message (the envelope's). */
+  delivered_to: z.array(z.string()).optional(),
 });
 export type Email = z.infer<typeof EmailSchema>;
 
@@ -135,6 +137,12 @@ function plainList<T>(value: unknown, read: (item: unknown) => T): T[] {
   if (value == null) return [];
   if (!Array.isArray(value)) throw NOT_WELL_FORMED;
   return value.map(read);
+}
+
+/** A list of strings, present: null is not one (EmailSchema says why). */
+function plainStrings(value: unknown): string[] {
+  if (!Array.isArray(value)) throw NOT_WELL_FORMED;
+  return value.map(plainString);
 }
 
 function plainObject(value: unknown): Raw {
@@ -187,6 +195,7 @@ export function readWellFormedEmail(raw: unknown): Email | null {
       has_text: plainFlag(r.has_text),
       size_in_bytes: plainCount(r.size_in_bytes),
       attachments: plainList(r.attachments, plainAttachment),
+      ...(r.delivered_to !== undefined ? { delivered_to: plainStrings(r.delivered_to) } : {}),
     };
   } catch (error) {
     if (error === NOT_WELL_FORMED) return null;

@@ -59,7 +59,10 @@ function EnvelopeAndHeaders() {
   const written = useStore((s) => (s.readerHeaders && s.readerHeaders.id === s.email?.id ? s.readerHeaders.headers : null));
   if (!email) return null;
   const to = written?.to ?? email.inbox.email;
-  const deliveredElsewhere = written !== null && !addressesIn(written.to).concat(addressesIn(written.cc)).includes(email.inbox.email.toLowerCase());
+  const named = written === null ? [] : addressesIn(written.to).concat(addressesIn(written.cc));
+  // This computer lists a message once, with every recipient: those the headers do not name were Bcc.
+  const bcc = written !== null && email.delivered_to ? email.delivered_to.filter((address) => !named.includes(address.toLowerCase())) : [];
+  const deliveredElsewhere = written !== null && !email.delivered_to && !named.includes(email.inbox.email.toLowerCase());
   const cc = written ? written.cc : email.carbon_copies.length > 0 ? email.carbon_copies.map(address).join(', ') : null;
   const date = written?.date ?? email.created_at;
   const arrivedLater = written?.date != null && differsByMinute(written.date, email.created_at);
@@ -82,6 +85,14 @@ function EnvelopeAndHeaders() {
         <>
           <dt>Cc</dt>
           <dd>{cc}</dd>
+        </>
+      )}
+      {bcc.length > 0 && (
+        <>
+          <dt>Bcc</dt>
+          <dd>
+            {bcc.join(', ')} <small className="envelope">(in the envelope, not the headers)</small>
+          </dd>
         </>
       )}
       <dt>Date</dt>
