@@ -37,10 +37,10 @@ export class RelayState {
 const TIMEOUT_MS = 20_000;
 
 /** The first sentence of an SMTP client error, with the relay's own answer when it gave one. */
-function failure(error: unknown, target: string): string {
+function failure(error: unknown, target: string, timeoutMs: number): string {
   const e = error as { code?: string; response?: string; responseCode?: number; message?: string };
   if (e.response) return `${target} refused it: ${e.response.trim()}`;
-  if (e.code === 'ETIMEDOUT' || e.code === 'ETIMEOUT') return `${target} did not answer within ${TIMEOUT_MS / 1000} s: nothing was sent.`;
+  if (e.code === 'ETIMEDOUT' || e.code === 'ETIMEOUT') return `${target} did not answer within ${timeoutMs / 1000} s: nothing was sent.`;
   if (e.code === 'ECONNREFUSED' || e.code === 'ESOCKET' || e.code === 'ECONNECTION' || e.code === 'EDNS') return `Could not reach ${target}: ${e.message ?? e.code}.`;
   if (e.code === 'EAUTH') return `${target} did not take the login: ${e.message ?? 'authentication failed'}.`;
   if (e.code === 'ETLS') return `${target}: the secure connection failed (${e.message ?? 'TLS'}).`;
@@ -59,7 +59,14 @@ export async function releaseStored(team: TeamStore, emailId: string, to: readon
  * Sends `raw` to `to` through the relay. `sender` is the email's own sender,
  * the envelope's unless the settings name one the relay demands.
  */
-export async function releaseMessage(raw: Buffer, to: readonly string[], sender: string, config: RelayConfig | null, now: Date = new Date()): Promise<ReleaseAnswer> {
+export async function releaseMessage(
+  raw: Buffer,
+  to: readonly string[],
+  sender: string,
+  config: RelayConfig | null,
+  options: { now?: Date; timeoutMs?: number } = {},
+): Promise<ReleaseAnswer> {
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   if (config === null) return { ok: false, status: 400, message: 'Release is off: no relay is set (Settings → This computer → Send to a real inbox, or npm run catch with --relay-host).' };
   const refused = checkRecipients(to, config.allowlist);
   if (refused !== null) return { ok: false, status: 400, message: refused };
@@ -71,21 +78,21 @@ export async function releaseMessage(raw: Buffer, to: readonly string[], sender:
     requireTLS: config.security === 'starttls',
     ignoreTLS: config.security === 'none',
     ...(config.user !== '' ? { auth: { user: config.user, pass: config.password } } : {}),
-    connectionTimeout: TIMEOUT_MS,
-    greetingTimeout: TIMEOUT_MS,
-    socketTimeout: TIMEOUT_MS,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
     name: 'inbox-desk.localhost',
   });
   try {
     const info = await transport.sendMail({
       envelope: { from: config.envelopeFrom || sender, to: [...to] },
-      raw: Buffer.concat([Buffer.from(receivedLine(config.host, now), 'latin1'), raw]),
+      raw: Buffer.concat([Buffer.from(receivedLine(config.host, options.now ?? new Date()), 'latin1'), raw]),
     });
     const rejected = (info.rejected as unknown[]).map(String);
     if (rejected.length > 0) return { ok: false, status: 502, message: `${target} refused ${rejected.join(', ')}: ${info.response}` };
     return { ok: true, status: 200, message: `Sent to ${to.join(', ')} through ${target}: ${info.response}` };
   } catch (error) {
-    return { ok: false, status: 502, message: failure(error, target) };
+    return { ok: false, status: 502, message: failure(error, target, timeoutMs) };
   } finally {
     transport.close();
   }

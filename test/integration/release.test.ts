@@ -13,6 +13,7 @@ import { MailpitClient } from 'mailpit-api';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { releaseMessage } from '../../src/server/relay.ts';
 import { selfSignedCertificate } from '../../src/server/self-signed.ts';
 import { startCatch, type RunningCatch } from '../support/catch-command.ts';
 import { relayServer } from '../support/relay-server.ts';
@@ -160,6 +161,17 @@ describe('Release, when the relay says no', () => {
       const answer = await post(['me@real.test']);
       expect(answer.status).toBe(502);
       expect(await answer.text()).toMatch(new RegExp(`^127\\.0\\.0\\.1:${relay.port} refused it: 535 `));
+      expect(relay.received).toHaveLength(0);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('says a relay that never answers, once its timeout fires, and sends nothing', async () => {
+    const relay = await relayServer({ silent: true });
+    try {
+      const answer = await releaseMessage(Buffer.from(RAW), ['me@real.test'], 'no-reply@myapp.test', config(relay.port), { timeoutMs: 400 });
+      expect(answer).toEqual({ ok: false, status: 502, message: `127.0.0.1:${relay.port} did not answer within 0.4 s: nothing was sent.` });
       expect(relay.received).toHaveLength(0);
     } finally {
       await relay.close();
