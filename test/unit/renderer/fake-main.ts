@@ -111,13 +111,22 @@ export interface FakeMain {
   listen: (listener: (event: 'deleteSettled' | 'deleteFailed', payload: { id: string; kind: 'email' | 'automation' | 'all'; error?: BridgeError }) => void) => void;
   /** The next waiting DELETE (or delete-all) sent after its window hangs until the returned function answers it: with an error, it fails. */
   hangNextDelete: () => (error?: BridgeError) => void;
+  /** The account shown ('a' unless switched); each account its own server's mail (`accounts` option). */
+  active: () => string;
+  /** As main's before-quit: every delete still in its window is sent now. */
+  quit: () => void;
+  /** The account whose service is killed (null: every one runs): every call that reaches it fails meanwhile, a DELETE sent then too. */
+  down: string | null;
 }
 
 const bridgeError = (kind: BridgeError['kind'], message: string): BridgeError => ({ kind, message, details: {} });
 
-export function fakeMain(options: { emails?: Email[]; automations?: Automation[] } = {}): FakeMain {
+export function fakeMain(options: { emails?: Email[]; automations?: Automation[]; accounts?: Record<string, Email[]> } = {}): FakeMain {
   const clock = fakeClock();
-  const emails = [...(options.emails ?? [])];
+  // Each account's server: 'a' holds `emails`; the others their own.
+  const servers = new Map<string, Email[]>([['a', [...(options.emails ?? [])]], ...Object.entries(options.accounts ?? {}).map(([id, mail]) => [id, [...mail]] as [string, Email[]])]);
+  let active = 'a';
+  const mailOf = () => servers.get(active)!;
   const automations = [...(options.automations ?? [])];
   const log: FakeMain['log'] = [];
   const writes: string[] = [];
@@ -126,20 +135,27 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
   const listeners: Parameters<FakeMain['listen']>[0][] = [];
   const emit: Parameters<FakeMain['listen']>[0] = (event, payload) => listeners.forEach((listener) => listener(event, payload));
   let hang: ((answer: (error?: BridgeError) => void) => void) | null = null;
-  const deferred = new Map<string, unknown>();
+  /** Deletes in their window: the timer, the account they belong to, and the send itself (fired early by a switch or a quit). */
+  const deferred = new Map<string, { timer: unknown; account: string; send: () => void }>();
+  const unreachable = () => bridgeError('network', 'The service is not answering (it was stopped).');
   const storage = new Map<string, string>();
 
   /** As main's deleteSoon: the DELETE reaches the server once `undoMs` pass on this clock, unless undone. */
   const deleteLater = (kind: 'email' | 'automation' | 'all', id: string, undoMs: number | undefined, from: { id: string }[], write: string): null => {
     const key = `${kind}:${id}`;
-    const timer = clock.setTimeout(() => {
+    const mail = mailOf();
+    const account = active;
+    const send = () => {
+      if (!deferred.has(key)) return;
+      clock.clearTimeout(deferred.get(key)!.timer);
       deferred.delete(key);
       // As main: the DELETE goes, and when the server answers, the renderer is told how it went.
       const done = (error?: BridgeError) => {
         if (error) return emit('deleteFailed', { id, kind, error });
+        if (main.down === account) return emit('deleteFailed', { id, kind, error: unreachable() });
         if (kind === 'all') {
           // Every email that arrived by then; what came after stays.
-          for (let i = emails.length - 1; i >= 0; i--) if (Date.parse(emails[i]!.created_at) <= Date.parse(id)) emails.splice(i, 1);
+          for (let i = mail.length - 1; i >= 0; i--) if (Date.parse(mail[i]!.created_at) <= Date.parse(id)) mail.splice(i, 1);
         } else {
           const at = from.findIndex((item) => item.id === id);
           if (at >= 0) from.splice(at, 1);
@@ -152,11 +168,15 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
         hang = null;
         take(done);
       } else done();
-    }, undoMs ?? 0);
-    deferred.set(key, timer);
+    };
+    deferred.set(key, { timer: clock.setTimeout(send, undoMs ?? 0), account: active, send });
     return null;
   };
-  const newestFirst = () => [...emails].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  /** Sends the waiting deletes now (of one account, or all): main's flush before a switch or a quit. */
+  const flush = (account?: string) => {
+    for (const entry of [...deferred.values()]) if (account === undefined || entry.account === account) entry.send();
+  };
+  const newestFirst = () => [...mailOf()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   const handlers: { [M in Method]?: (arg: Args[M]) => Results[M] } = {
     listEmails: (query) => {
       const all = newestFirst();
@@ -171,7 +191,7 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
     },
     watchList: () => null,
     openEmail: ({ id }) => {
-      const found = emails.find((e) => e.id === id);
+      const found = mailOf().find((e) => e.id === id);
       if (!found) throw new BridgeFailure(bridgeError('not-found', 'That email is gone.'));
       found.read ??= new Date(clock.now()).toISOString();
       // An HTML email opens in HTML; one past 100 KB comes clipped, as main clips it.
@@ -181,35 +201,56 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
         : { format: 'text', content: `Body of ${found.subject}` };
       return { email: { ...found }, body: body as Results['openEmail']['body'] };
     },
-    getEmail: ({ id }) => ({ ...emails.find((e) => e.id === id)! }),
+    getEmail: ({ id }) => ({ ...mailOf().find((e) => e.id === id)! }),
     getEmailBody: ({ id }) => ({ format: 'text', content: `Body of ${id}` }) as Results['getEmailBody'],
     setFavorite: ({ id, favorite }) => {
-      const found = emails.find((e) => e.id === id);
+      const found = mailOf().find((e) => e.id === id);
       if (found) found.favorite = favorite;
       writes.push(`${favorite ? 'star' : 'unstar'} ${id}`);
       return null;
     },
-    deleteEmail: ({ id, undoMs }) => deleteLater('email', id, undoMs, emails, `delete ${id}`),
+    deleteEmail: ({ id, undoMs }) => deleteLater('email', id, undoMs, mailOf(), `delete ${id}`),
     deleteAutomation: ({ id, undoMs }) => deleteLater('automation', id, undoMs, automations, `delete rule ${id}`),
     deleteAllEmails: ({ undoMs }) => {
       // Main's clock, to the millisecond: the newest email so far arrived by then.
-      const through = new Date(Math.max(clock.now(), ...emails.map((e) => Date.parse(e.created_at)))).toISOString();
-      deleteLater('all', through, undoMs, emails, 'delete all');
+      const through = new Date(Math.max(clock.now(), ...mailOf().map((e) => Date.parse(e.created_at)))).toISOString();
+      deleteLater('all', through, undoMs, mailOf(), 'delete all');
       return { through };
     },
     undoDelete: ({ id, kind }) => {
       const key = `${kind ?? 'email'}:${id}`;
       if (!deferred.has(key)) return { undone: false };
-      clock.clearTimeout(deferred.get(key));
+      clock.clearTimeout(deferred.get(key)!.timer);
       deferred.delete(key);
       return { undone: true };
     },
     printEmail: ({ pdf }) => ({ printed: !pdf, savedTo: pdf ? '/home/qa/Downloads/email.pdf' : null }),
     listAutomations: () => automations.map((a) => ({ ...a })),
+    getAccounts: () => accountsState(),
+    switchAccount: ({ id }) => {
+      // As main: the deletes waiting in the account left are sent first; then the other opens.
+      flush(active);
+      if (id !== null && servers.has(id)) active = id;
+      return accountsState();
+    },
     reportUnsaved: () => null,
   };
 
+  const accountsState = (): Results['switchAccount'] => ({
+    accounts: [...servers.keys()].map((id) => ({ id, name: `Account ${id}`, baseUrl: `https://${id}.example.test`, teamId: 't', flavor: 'service-v1', addressPattern: null }) as never),
+    activeId: active,
+    demo: false,
+    encryptionAvailable: true,
+    settingsRecovered: false,
+    catcher: { settings: {} as never, status: 'off', smtp: null, error: null, hasPassword: false },
+  });
+  /** Calls that reach the service (a killed one answers none); the rest are main's own. */
+  const reachesService = new Set<Method>(['listEmails', 'openEmail', 'getEmail', 'getEmailBody', 'setFavorite', 'listAutomations']);
+
   const main: FakeMain = {
+    active: () => active,
+    quit: () => flush(),
+    down: null,
     listen: (listener) => void listeners.push(listener),
     hangNextDelete: () => {
       let answer: ((error?: BridgeError) => void) | null = null;
@@ -222,7 +263,9 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
     },
     clock,
     log,
-    emails,
+    get emails() {
+      return mailOf();
+    },
     automations,
     writes,
     questions: [],
@@ -246,7 +289,7 @@ export function fakeMain(options: { emails?: Email[]; automations?: Automation[]
           held.delete(method);
           await wait;
         }
-        const failure = main.failing[method];
+        const failure = main.failing[method] ?? (main.down === active && reachesService.has(method) ? unreachable() : undefined);
         if (failure) throw new BridgeFailure(failure);
         const handler = handlers[method] as ((a: typeof arg) => unknown) | undefined;
         if (!handler) throw new BridgeFailure(bridgeError('unsupported', `The fake main has no ${method}.`));

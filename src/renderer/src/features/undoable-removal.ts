@@ -20,6 +20,8 @@ export interface Removed<T> {
   index: number;
   /** It was open in the reader. */
   wasOpen: boolean;
+  /** The account it was deleted in (set by remove). */
+  scope?: string;
 }
 
 export interface RemovalList<T extends { id: string }> {
@@ -28,6 +30,8 @@ export interface RemovalList<T extends { id: string }> {
   noun: { one: string; many: string };
   /** The list on screen. */
   items: () => T[];
+  /** The account shown: a delete of another account's item that fails is said, never put in this list. */
+  scope?: () => string;
   /** Shows `items`; `delta` is how many the server's count changes by on screen. */
   show: (items: T[], delta: number) => void;
   /** One came back: where the highlight goes. */
@@ -103,6 +107,11 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
     const removed = pending.get(id);
     if (!removed) return false;
     pending.delete(id);
+    if (list.scope && removed.scope !== undefined && removed.scope !== list.scope()) {
+      // Deleted in the account left since: it is still there, on that account's server; said, with no Retry from here.
+      if (error) list.notify(list.failed(removed.item, error).text, { tone: 'error' });
+      return true;
+    }
     const items = list.items().filter((item) => item.id !== id);
     const order = list.order;
     const at = order ? items.findIndex((item) => order(removed.item, item) < 0) : removed.index;
@@ -148,7 +157,8 @@ export function undoableRemoval<T extends { id: string }>(effects: Effects, list
   const remove = async (removed: Removed<T>[], message: string): Promise<void> => {
     if (removed.length === 0) return;
     const ids = removed.map((r) => r.item.id);
-    for (const r of removed) pending.set(r.item.id, r);
+    const scope = list.scope?.();
+    for (const r of removed) pending.set(r.item.id, scope === undefined ? r : { ...r, scope });
     const going = new Set(ids);
     list.show(list.items().filter((item) => !going.has(item.id)), -removed.length);
     const entry: Entry = { ids, noticeId: 0, sent: Promise.resolve() };

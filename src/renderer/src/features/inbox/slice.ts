@@ -90,7 +90,7 @@ export interface InboxSlice {
    */
   deleteAll: () => Promise<void>;
   /** A delete-all still in its undo window: its `through`, and the page it took away. */
-  deletedAll: { through: string; list: NonNullable<InboxSlice['list']>; undoable?: boolean } | null;
+  deletedAll: { through: string; list: NonNullable<InboxSlice['list']>; undoable?: boolean; account?: string } | null;
   /** Puts a deleted email back where it was (its DELETE failed). */
   restoreDeleted: (id: string, error?: BridgeError) => void;
   /** Main sent a waiting delete and the server took it (deleteSettled). */
@@ -129,7 +129,9 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
   const STAR_HELD_MS = 60_000;
   const { call, clock, storage } = effects;
   /** A delete-all the server took lately: a list read before that and answered after must not bring its mail back. */
-  let allGone: { through: string; ids: Set<string>; at: number } | null = null;
+  let allGone: { through: string; ids: Set<string>; at: number; account: string } | null = null;
+  /** The account shown: a delete-all reaches the mail of the account it was made in, never another's. */
+  const account = () => get().accounts?.activeId ?? 'demo';
   /**
    * Whether a delete-all up to `through` took this email. The API's times are to the second and
    * `through` to the millisecond: an email of that same second was taken only if it was on the page
@@ -140,9 +142,14 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     const second = Math.floor(Date.parse(through) / 1000) * 1000;
     return at < second || (at < second + 1000 && ids.has(email.id));
   };
-  const goneByAll = (email: Email) => allGone !== null && clock.now() - allGone.at <= 60_000 && takenBy(email, allGone.through, allGone.ids);
-  const takenByPendingAll = (email: Email) => {
+  const goneByAll = (email: Email) => allGone !== null && allGone.account === account() && clock.now() - allGone.at <= 60_000 && takenBy(email, allGone.through, allGone.ids);
+  /** The delete-all waiting (its window, its DELETE on the way) in the account shown, if any. */
+  const pendingAll = () => {
     const all = get().deletedAll;
+    return all !== null && (all.account ?? account()) === account() ? all : null;
+  };
+  const takenByPendingAll = (email: Email) => {
+    const all = pendingAll();
     return all !== null && takenBy(email, all.through, new Set(all.list.data.map((e) => e.id)));
   };
   const withPendingStars = (emails: Email[], askedAt: number | null = null) => {
@@ -154,10 +161,13 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     return emails.map((e) => (pendingStars.has(e.id) ? { ...e, favorite: pendingStars.get(e.id)!.favorite } : e));
   };
   let listSequence = 0;
+  /** Newest first, as the server pages them (ties by id). */
+  const newestFirst = (a: Email, b: Email) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id);
   const removal = undoableRemoval<Email>(effects, {
     kind: 'email',
     noun: { one: 'email', many: 'emails' },
     items: () => get().list?.data ?? [],
+    scope: () => account(),
     show: (data, delta) => {
       const list = get().list;
       if (list) set({ list: { ...list, data, meta: { ...list.meta, total: Math.max(0, list.meta.total + delta) } } });
@@ -172,8 +182,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     settled: () => void get().loadList(),
     notify: (what, options) => get().notify(what, options),
     dismiss: (id) => get().dismiss(id),
-    // Newest first, as the server pages them (ties by id).
-    order: (a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id),
+    order: newestFirst,
     failed: (email, error) => {
       const title = email.subject || '(no subject)';
       return { text: `“${title}” was not deleted: ${error.message}`, again: `Deleted “${title}” again.` };
@@ -290,7 +299,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         if (sequence !== listSequence) return;
         // Mail deleted on screen stays gone until main says its DELETE settled; so does what a
         // delete-all took (mail that arrived after it shows).
-        const through = get().deletedAll ? get().deletedAll!.through : null;
+        const through = pendingAll()?.through ?? null;
         const kept = answered.data.filter((e) => !removal.isPending(e.id) && !goneByAll(e) && !takenByPendingAll(e));
         // What the server still counts: every delete waiting, or (a list read before one settled) the rows it still had.
         const waiting = through !== null ? answered.data.length - kept.length : Math.max(removal.pendingCount(), answered.data.length - kept.length);
@@ -428,6 +437,8 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       if (!id || !email) return;
       const favorite = !email.favorite;
       const pending: { favorite: boolean; answeredAt: number | null } = { favorite, answeredAt: null };
+      // The star before this one, if the server took it and pages asked earlier may still say otherwise.
+      const before = pendingStars.get(id);
       pendingStars.set(id, pending);
       get().patchListEmail({ ...email, favorite });
       if (get().email?.id === id) set({ email: { ...get().email!, favorite } });
@@ -439,8 +450,12 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         get().patchListEmail({ ...email, favorite: !favorite });
         if (get().email?.id === id) set({ email: { ...get().email!, favorite: !favorite } });
         get().notify(asBridgeError(error));
-        // A later toggle of the same email has its own entry: only this one's own goes.
-        if (pendingStars.get(id) === pending) pendingStars.delete(id);
+        // A later toggle of the same email has its own entry: only this one's own goes, and the one
+        // before it (a star the server did take) holds again over pages asked before that.
+        if (pendingStars.get(id) === pending) {
+          if (before) pendingStars.set(id, before);
+          else pendingStars.delete(id);
+        }
       }
     },
 
@@ -457,7 +472,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
     },
 
     undoDelete: async (id) => {
-      const all = get().deletedAll;
+      const all = pendingAll();
       // The newest delete first: a delete-all in its window is that, unless z names an email.
       if (all && all.undoable !== false && id === undefined) {
         set({ deletedAll: null });
@@ -482,7 +497,7 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
         get().notify(asBridgeError(error));
         return;
       }
-      set({ deletedAll: { through, list }, list: { ...list, data: [], meta: { ...list.meta, total: 0, from: null, to: null, last_page: 1 } }, selectedId: null, checked: [] });
+      set({ deletedAll: { through, list, account: account() }, list: { ...list, data: [], meta: { ...list.meta, total: 0, from: null, to: null, last_page: 1 } }, selectedId: null, checked: [] });
       get().closeMessage();
       get().notify('Deleted every email.', { action: { label: withKey('Undo', 'inbox.undo'), run: () => void get().undoDelete() }, ms: UNDO_MS });
       // The window closing ends z only: what was deleted stays off until main says how the DELETE went
@@ -503,16 +518,30 @@ export const createInboxSlice: Slice<InboxSlice> = (effects) => (set, get) => {
       if (kind === 'email') return removal.settle(id);
       if (kind !== 'all' || get().deletedAll?.through !== id) return;
       // The server took the delete-all: what arrived since shows, from the server.
-      allGone = { through: id, ids: new Set(get().deletedAll!.list.data.map((e) => e.id)), at: clock.now() };
+      allGone = { through: id, ids: new Set(get().deletedAll!.list.data.map((e) => e.id)), at: clock.now(), account: get().deletedAll!.account ?? account() };
       set({ deletedAll: null });
       void get().loadList({ fresh: true });
     },
 
     deleteAllFailed: (through, error) => {
       const all = get().deletedAll;
-      if (all?.through === through) set({ deletedAll: null });
+      const here = all === null || (all.account ?? account()) === account();
+      if (all?.through === through) {
+        // Every row back on screen at once, as the delete-all found them (the server kept them), beside
+        // any that came back or arrived meanwhile: a refresh that fails now (the service is down) must
+        // not leave an empty inbox.
+        const current = get().list;
+        if (here) {
+          const shown = new Set((current?.data ?? []).map((e) => e.id));
+          const data = [...(current?.data ?? []), ...all.list.data.filter((e) => !shown.has(e.id) && !removal.isPending(e.id))].sort(newestFirst);
+          const base = current ?? all.list;
+          set({ deletedAll: null, list: { ...base, data, meta: { ...base.meta, total: Math.max(all.list.meta.total, data.length) } } });
+        } else set({ deletedAll: null });
+      }
       void get().loadList({ fresh: true });
-      get().notify(`Deleting every email failed: ${error.message.replace(/\.$/, '')}. They are all still there.`, { tone: 'error', action: { label: 'Retry', run: () => void get().deleteAll() } });
+      const text = `Deleting every email failed: ${error.message.replace(/\.$/, '')}. They are all still there.`;
+      // Retry deletes what is shown: only where that is the account it failed in.
+      get().notify(text, here ? { tone: 'error', action: { label: 'Retry', run: () => void get().deleteAll() } } : { tone: 'error' });
     },
   };
 };
