@@ -226,6 +226,38 @@ describe('API client against servers that misbehave', () => {
     }
   });
 
+  it('never keeps a page asked for before a write and answered after it: the next list asks again', async () => {
+    let starred = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const record = () => ({
+      id: 'e1', sender: { id: 's', email: 'a@b.test', display_name: '' }, inbox: { id: 'i', email: 'i@b.test', display_name: '' },
+      carbon_copies: [], subject: 'Hi', created_at: '2026-11-27T10:00:00Z', read: null, favorite: starred, has_html: false, has_text: true, size_in_bytes: 10, attachments: [],
+    });
+    let lists = 0;
+    stub = await stubServer((request, response) => {
+      if (request.method === 'GET' && request.url!.includes('/emails')) {
+        // The first list is read now (the star not yet set) and answered only later.
+        const page = { data: [record()], meta: { current_page: 1, last_page: 1, per_page: 25, total: 1 } };
+        if (++lists === 1) void held.then(() => sendJson(response, 200, page));
+        else sendJson(response, 200, page);
+        return;
+      }
+      starred = request.method === 'POST';
+      response.writeHead(204).end();
+    });
+    const client = clientFor(stub.url);
+    const early = client.listEmails({});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.setFavorite('e1', true);
+    release();
+    // The late page is shown as the server said it then…
+    expect((await early).data[0]!.favorite).toBe(false);
+    // …but not kept: the next list (well within the cache's freshness) asks the server, which has the star.
+    expect((await client.listEmails({})).data[0]!.favorite).toBe(true);
+    expect(stub.requests.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
   it('tolerates extra fields, nulls and both timestamp forms', async () => {
     const email = {
       id: 'e1', surprise: { nested: true },

@@ -95,6 +95,23 @@ export class ServiceClient {
   });
   /** The clipped heads of long bodies not read whole (readerBody). */
   private readonly heads = new LruCache<string, EmailBody>({ maxEntries: 16 });
+  /**
+   * Writes begun and ended (stars, deletes, read marks): a list page asked for
+   * while one was on its way may predate it, so it is shown but never cached.
+   */
+  private generation = 0;
+
+  /** Runs a write: the generation moves as it starts and as it ends, and cached pages go once it is done. */
+  private async write<T>(run: () => Promise<T>): Promise<T> {
+    this.generation += 1;
+    try {
+      return await run();
+    } finally {
+      this.generation += 1;
+      this.pages.clear();
+    }
+  }
+
   /** Recent list pages, with the bytes each was read from. */
   private readonly pages = new LruCache<string, { page: EmailPage; at: number; bytes: Buffer }>({ maxEntries: LIMITS.cachedPages });
   /** Raw messages as bytes, exactly as stored: what a webhook posts and a signature covers. */
@@ -137,6 +154,7 @@ export class ServiceClient {
     const key = params.toString();
     const cached = this.pages.get(key);
     if (!options.fresh && cached && Date.now() - cached.at < LIMITS.pageFreshMs) return cached.page;
+    const asked = this.generation;
     let response;
     try {
       response = await this.transport.request({ operation: 'listEmails', method: 'GET', path: key ? `emails?${key}` : 'emails', view: options.view });
@@ -155,7 +173,7 @@ export class ServiceClient {
       throw error;
     }
     // A poll mostly gets the very bytes it got last time: then the page it made of them stands.
-    if (cached && cached.bytes.equals(response.bytes)) {
+    if (cached && cached.bytes.equals(response.bytes) && asked === this.generation) {
       this.pages.set(key, { ...cached, at: Date.now() });
       for (const email of cached.page.data) this.emails.set(email.id, email);
       return cached.page;
@@ -165,6 +183,8 @@ export class ServiceClient {
     const records = (value as { data?: unknown } | null)?.data;
     const frame = validate(Array.isArray(records) ? { ...(value as object), data: [] } : value, EmailPageSchema);
     const page = { ...frame, data: (records as unknown[]).map((record, index) => this.readRecord(record, ['data', index])) };
+    // A write went (or ended) while this page was on its way: the page may predate it, so nothing is kept of it.
+    if (asked !== this.generation) return page;
     this.pages.set(key, { page, at: Date.now(), bytes: response.bytes });
     // A list entry is the server's newest word on an email: it refreshes the record cache.
     for (const email of page.data) this.emails.set(email.id, email);
@@ -179,19 +199,18 @@ export class ServiceClient {
   async getEmail(id: string, options: { view?: string } = {}): Promise<Email> {
     const cached = this.emails.get(id);
     if (cached && cached.read !== null) return cached;
-    const response = await this.transport.request({
+    // The JSON read marks it read on the server: a write.
+    const response = await this.write(() => this.transport.request({
       operation: 'getEmail',
       method: 'GET',
       path: `emails/${encodeURIComponent(id)}${this.whole}`,
       view: options.view,
       priority: cached ? 'background' : 'read',
-    });
+    }));
     const value = parseValue(response.bytes);
     validate(value, z.object({ data: z.unknown() }));
     const email = this.readRecord((value as { data: unknown }).data, ['data']);
     this.emails.set(id, email);
-    // Only an unread (or unknown) email gets here: this read marked it, so cached pages are stale.
-    this.pages.clear();
     return email;
   }
 
@@ -290,34 +309,33 @@ export class ServiceClient {
   }
 
   async deleteEmail(id: string): Promise<void> {
-    await this.transport.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}${this.whole}` });
+    await this.write(() => this.transport.request({ operation: 'deleteEmail', method: 'DELETE', path: `emails/${encodeURIComponent(id)}${this.whole}` }));
     this.emails.delete(id);
     this.raws.delete(id);
     this.bodies.deleteWhere((key) => key.startsWith(`${id}:`));
     this.heads.deleteWhere((key) => key.startsWith(`${id}:`));
-    this.pages.clear();
   }
 
   /** Every email of the account that arrived by `through` (the server's own timestamp), where the server offers it (the catcher; not MailCare). */
   async deleteAllEmails(through: string): Promise<void> {
-    await this.transport.request({ operation: 'deleteAllEmails', method: 'DELETE', path: `emails?through=${encodeURIComponent(through)}` });
+    await this.write(() => this.transport.request({ operation: 'deleteAllEmails', method: 'DELETE', path: `emails?through=${encodeURIComponent(through)}` }));
     this.emails.clear();
     this.records.clear();
     this.raws.clear();
     this.bodies.clear();
     this.heads.clear();
-    this.pages.clear();
   }
 
   async setFavorite(id: string, favorite: boolean): Promise<void> {
-    await this.transport.request({
-      operation: 'setFavorite',
-      method: favorite ? 'POST' : 'DELETE',
-      path: `emails/${encodeURIComponent(id)}/favorites${this.whole}`,
-    });
+    await this.write(() =>
+      this.transport.request({
+        operation: 'setFavorite',
+        method: favorite ? 'POST' : 'DELETE',
+        path: `emails/${encodeURIComponent(id)}/favorites${this.whole}`,
+      }),
+    );
     const cached = this.emails.get(id);
     if (cached) this.emails.set(id, { ...cached, favorite });
-    this.pages.clear();
   }
 
   async getAttachment(emailId: string, attachmentId: string): Promise<{ bytes: Buffer; contentType: string }> {
