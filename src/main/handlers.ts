@@ -4,7 +4,7 @@
  * here. No electron import: Electron's IPC and the test host register this
  * same table.
  */
-import { contract, type Envelope, type EventName, type Events, type Method, type ParsedArgs, type Results } from '../shared/contract.ts';
+import { contract, type Envelope, type EventName, type Events, type MenuKeys, type Method, type ParsedArgs, type Results } from '../shared/contract.ts';
 import type { Connection } from './api/client.ts';
 import { redact, ServiceError, toBridgeError } from './api/errors.ts';
 import type { HttpOptions } from './api/http.ts';
@@ -46,6 +46,8 @@ export interface HandlerDeps {
   http?: Partial<HttpOptions>;
   /** Quits and installs a downloaded update (absent where updates are off). */
   installUpdate?: () => void;
+  /** The menu shown again with these keys beside its items (the renderer's registry and the user's keymap). */
+  setMenuKeys?: (keys: MenuKeys) => void;
   /** The journal of deletes in their undo window, so that quitting, a crash or the OS ending the app loses none. */
   pendingDeletesPath?: string;
   /** Timers for the undo windows (tests hand in their own clock). */

@@ -19,6 +19,7 @@ import { createMainWindow, registerAppScheme } from './window.ts';
 import { systemTray, type SystemTray } from './tray.ts';
 import { focusExisting } from './lifecycle.ts';
 import { openHidden } from './hidden-window.ts';
+import type { MenuCommand } from '../shared/contract.ts';
 
 /** Shows `document` in one of main's hidden windows: from a temporary file, gone once loaded. */
 async function loadDocument(window: BrowserWindow, document: string, kind: 'print' | 'inspect'): Promise<void> {
@@ -109,6 +110,11 @@ if (!app.requestSingleInstanceLock()) {
       },
     };
     let tray: SystemTray | null = null;
+    const menuActions = {
+      send: (command: MenuCommand) => emit('menuCommand', command),
+      showAbout: () => app.showAboutPanel(),
+      reportProblem: () => void handlers.table.openExternal({ url: PROJECT.issues }),
+    };
     const handlers = createHandlers({
       accounts,
       startDemo: demo.start,
@@ -119,6 +125,8 @@ if (!app.requestSingleInstanceLock()) {
       installUpdate: () => updates?.install(),
       // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
       setBadgeCount: (count) => void app.setBadgeCount(count),
+      // The keys beside the menu's items follow the user's keymap: the renderer says them, the menu is built again.
+      setMenuKeys: (keys) => installMenu(menuActions, app.isPackaged, keys),
       compatWorker: join(import.meta.dirname, 'compat-worker.js'),
       axeSource: () => import('./qa/axe-source.ts').then((module) => module.AXE_SOURCE),
       inspector: async (document, width) => {
@@ -184,14 +192,7 @@ if (!app.requestSingleInstanceLock()) {
       },
       onSignal: (signal, listener) => process.on(signal, listener),
     });
-    installMenu(
-      {
-        send: (command) => emit('menuCommand', command),
-        showAbout: () => app.showAboutPanel(),
-        reportProblem: () => void handlers.table.openExternal({ url: PROJECT.issues }),
-      },
-      app.isPackaged,
-    );
+    installMenu(menuActions, app.isPackaged);
     wireWindows(app, {
       open: () =>
         createMainWindow({

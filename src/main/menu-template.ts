@@ -5,7 +5,7 @@
  * Electron issue 21815). `?` is only shown next to its item, not registered.
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../shared/contract.ts';
+import type { MenuCommand, MenuKeys } from '../shared/contract.ts';
 
 export interface MenuActions {
   send: (command: MenuCommand) => void;
@@ -13,15 +13,47 @@ export interface MenuActions {
   reportProblem: () => void;
 }
 
-export function menuTemplate(actions: MenuActions, options: { isPackaged: boolean; platform: string }): MenuItemConstructorOptions[] {
+const NAMED: Record<string, string> = {
+  Space: 'Space', Enter: 'Enter', Escape: 'Esc', Delete: 'Delete', Backspace: 'Backspace', Tab: 'Tab', Home: 'Home', End: 'End',
+  PageUp: 'PageUp', PageDown: 'PageDown', ArrowUp: 'Up', ArrowDown: 'Down', ArrowLeft: 'Left', ArrowRight: 'Right',
+};
+
+/**
+ * A registry chord (`N`, `?`, `Mod+K`, `Shift+Space`) as Electron writes an
+ * accelerator; null for what a menu cannot show (a two-step `g i`).
+ */
+export function acceleratorOf(chord: string): string | null {
+  if (chord.includes(' ')) return null;
+  const parts = chord.split('+');
+  // `Mod++` (the plus key) splits into an empty last part.
+  const key = chord.endsWith('++') || chord === '+' ? '+' : parts.pop()!;
+  const modifiers = (chord.endsWith('++') ? parts.slice(0, -1) : parts).filter(Boolean).map((m) => (m === 'Mod' ? 'CmdOrCtrl' : m));
+  let name: string | undefined;
+  if (key === '+') name = 'Plus';
+  else if (key.length === 1 && /[a-z]/i.test(key)) {
+    // An upper-case letter is typed with Shift (with Ctrl or ⌘ the registry writes every letter upper-case).
+    if (key !== key.toLowerCase() && !modifiers.includes('Shift') && !modifiers.includes('CmdOrCtrl')) modifiers.push('Shift');
+    name = key.toUpperCase();
+  } else if (key.length === 1) name = key;
+  else name = NAMED[key] ?? (/^F\d{1,2}$/.test(key) ? key : undefined);
+  return name === undefined ? null : [...modifiers, name].join('+');
+}
+
+export function menuTemplate(actions: MenuActions, options: { isPackaged: boolean; platform: string; keys?: MenuKeys }): MenuItemConstructorOptions[] {
   const isMac = options.platform === 'darwin';
   const { send } = actions;
+  /** The renderer's key for a command, shown beside its item and never registered (single keys are the renderer's). */
+  const shown = (command: MenuCommand): Partial<MenuItemConstructorOptions> => {
+    const chord = options.keys?.[command];
+    const accelerator = chord ? acceleratorOf(chord) : null;
+    return accelerator ? { accelerator, registerAccelerator: false } : {};
+  };
   return [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
       submenu: [
-        { label: 'New address to test with', accelerator: 'Shift+N', registerAccelerator: false, click: () => send('new-address') },
+        { label: 'New address to test with', ...shown('new-address'), click: () => send('new-address') },
         { type: 'separator' },
         { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('open-settings') },
         { type: 'separator' },
@@ -47,7 +79,7 @@ export function menuTemplate(actions: MenuActions, options: { isPackaged: boolea
     {
       role: 'help',
       submenu: [
-        { label: 'Keyboard shortcuts', accelerator: 'Shift+/', registerAccelerator: false, click: () => send('show-shortcuts') },
+        { label: 'Keyboard shortcuts', ...shown('show-shortcuts'), click: () => send('show-shortcuts') },
         { label: 'Report a problem…', click: actions.reportProblem },
         // macOS has About in the app menu; Windows and Linux get it here.
         ...(isMac ? [] : [{ type: 'separator' as const }, { label: 'About Inbox Desk', click: actions.showAbout }]),

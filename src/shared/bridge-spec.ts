@@ -50,6 +50,7 @@ export const METHODS = [
   'releaseEmail',
   'getLoopState',
   'installUpdate',
+  'setMenuKeys',
 ] as const;
 export type Method = (typeof METHODS)[number];
 

@@ -52,6 +52,12 @@ export interface BridgeError {
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
 
 /** Ids go into URL paths: no slashes, no dot segments. */
+/** What the application menu asks the renderer for. */
+export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts', 'new-address'] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+/** The key shown beside each menu item, as the renderer's registry and the user's keymap have it (null: none). */
+export type MenuKeys = Partial<Record<MenuCommand, string | null>>;
+
 const Id = z
   .string()
   .min(1)
@@ -239,6 +245,8 @@ export const contract = {
   getLoopState: None,
   /** Restart into a downloaded update: only ever on the user's word. */
   installUpdate: None,
+  /** The keys the renderer's registry has for the menu's commands (the user's keymap): main shows them in the menu. */
+  setMenuKeys: z.object({ keys: z.partialRecord(z.enum(MENU_COMMANDS), z.string().max(40).nullable()) }).strict(),
 } as const satisfies Record<Method, z.ZodType>; // exactly the methods bridge-spec names
 
 export interface AccountSummary {
@@ -467,6 +475,7 @@ export interface Results {
   releaseEmail: { ok: boolean; message: string };
   getLoopState: LoopState;
   installUpdate: null;
+  setMenuKeys: null;
 }
 
 export type Args = { [M in Method]: z.input<(typeof contract)[M]> };
@@ -490,8 +499,6 @@ export interface Events {
   watchCaught: WatchCaught;
 }
 
-export const MENU_COMMANDS = ['refresh', 'open-settings', 'open-automations', 'show-shortcuts', 'new-address'] as const;
-export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 /**
  * What preload puts on `window.api`: one function per method answering an

@@ -24,7 +24,7 @@ import type { IpcRegistry } from '../../src/main/ipc.ts';
 import { desktopServices, wireReady, type DesktopLike } from '../../src/main/app-wiring.ts';
 import { APP_ORIGIN } from '../../src/main/security.ts';
 import { buildWindowApi } from '../../src/preload/api.ts';
-import { BRIDGE_SPEC, eventChannel, type EventName, type Events } from '../../src/shared/contract.ts';
+import { BRIDGE_SPEC, eventChannel, type EventName, type Events, type MenuKeys } from '../../src/shared/contract.ts';
 import type { FlavorName } from '../../src/shared/flavors/index.ts';
 import { testCipher } from '../support/cipher.ts';
 import { systemTray, type SystemTray } from '../../src/main/tray.ts';
@@ -82,6 +82,8 @@ export interface AppHandle {
   emit<E extends EventName>(event: E, payload: Events[E]): void;
   /** How often the renderer asked main to install a downloaded update. */
   installUpdateCalls: number;
+  /** The keys the renderer gave main for its menu, each time it did (main builds the menu again with them). */
+  menuKeys: MenuKeys[];
   /** Desktop notifications main showed. */
   notifications: string[];
   /** The same, with the label of each one's button (Copy …) and what pressing it does. */
@@ -292,6 +294,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     installUpdate: () => {
       handle.installUpdateCalls += 1;
     },
+    setMenuKeys: (keys) => void handle.menuKeys.push(keys),
     pollIntervalMs: options.pollIntervalMs,
     snapshots,
     setBadgeCount: (count) => {
@@ -397,6 +400,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     },
     emit,
     installUpdateCalls: 0,
+    menuKeys: [],
     notifications,
     notificationButtons,
     pressGlobalShortcut: (accelerator) => {

@@ -53,15 +53,20 @@ test('every key hint follows the keymap: rebound keys show as rebound on the but
   await page.keyboard.press('g');
   await page.keyboard.press('s');
   const section = page.getByRole('region', { name: 'Keyboard shortcuts' });
+  // The menu shows the registry's keys from the start.
+  await expect.poll(() => app.menuKeys.at(-1)).toMatchObject({ 'new-address': 'N', 'show-shortcuts': '?', refresh: 'r' });
   for (const [title, key, shown] of [
     ['Show the raw message', '7', '7'],
     ['Undo the last delete', 'Shift+Z', 'Z'],
     ['Close the email, or leave the field', 'q', 'q'],
+    ['New address to test with', 'M', 'M'],
   ] as const) {
     await section.getByRole('button', { name: `Change the key for ${title}` }).click();
     await page.keyboard.press(key);
     await expect(section.getByRole('row').filter({ hasText: title }).locator('kbd')).toHaveText(shown);
   }
+  // Main is told, and builds the File menu again: New address shows M now.
+  await expect.poll(() => app.menuKeys.at(-1)?.['new-address']).toBe('M');
   await page.keyboard.press('g');
   await page.keyboard.press('i');
   await list.getByRole('option').first().click();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { aboutPanelOptions, bareAccelerators, menuTemplate } from '../../src/main/menu-template.ts';
+import { aboutPanelOptions, acceleratorOf, bareAccelerators, menuTemplate } from '../../src/main/menu-template.ts';
 import { PROJECT } from '../../src/main/project.ts';
 
 const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
@@ -10,14 +10,25 @@ const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOption
 describe('the app menu', () => {
   const actions = { send: vi.fn(), showAbout: vi.fn(), reportProblem: vi.fn() };
 
-  it('registers no accelerator without a modifier: single keys belong to the renderer', () => {
+  it('shows the keys the renderer gives it beside their items, never registered: single keys belong to the renderer', () => {
     for (const platform of ['darwin', 'linux', 'win32']) {
-      const template = menuTemplate(actions, { isPackaged: true, platform });
+      const template = menuTemplate(actions, { isPackaged: true, platform, keys: { 'show-shortcuts': '?', 'new-address': 'N' } });
       expect(bareAccelerators(template), platform).toEqual([]);
-      const shortcuts = flatten(template).find((item) => item.label === 'Keyboard shortcuts')!;
-      expect(shortcuts).toMatchObject({ accelerator: 'Shift+/', registerAccelerator: false });
+      const item = (label: string) => flatten(template).find((entry) => entry.label === label)!;
+      expect(item('Keyboard shortcuts')).toMatchObject({ accelerator: '?', registerAccelerator: false });
+      expect(item('New address to test with')).toMatchObject({ accelerator: 'Shift+N', registerAccelerator: false });
     }
+    // Rebound by the user: the new key; a two-step key (or none) is not shown at all.
+    const rebound = flatten(menuTemplate(actions, { isPackaged: true, platform: 'linux', keys: { 'new-address': 'Alt+n', 'show-shortcuts': 'g h' } }));
+    expect(rebound.find((item) => item.label === 'New address to test with')).toMatchObject({ accelerator: 'Alt+N' });
+    expect(rebound.find((item) => item.label === 'Keyboard shortcuts')!.accelerator).toBeUndefined();
     expect(bareAccelerators([{ label: 'x', accelerator: 'Shift+/' }, { label: 'y', accelerator: 'J' }])).toEqual(['Shift+/', 'J']);
+  });
+
+  it('writes a registry chord as Electron’s accelerator', () => {
+    expect(['N', 'n', '?', '#', 'Mod+K', 'Mod+Shift+p', 'Shift+Space', 'ArrowDown', 'Escape', 'Delete', 'F5', 'Mod++', 'g i', 'Dead'].map(acceleratorOf)).toEqual([
+      'Shift+N', 'N', '?', '#', 'CmdOrCtrl+K', 'CmdOrCtrl+Shift+P', 'Shift+Space', 'Down', 'Esc', 'Delete', 'F5', 'CmdOrCtrl+Plus', null, null,
+    ]);
   });
 
   it('has About in Help on Windows and Linux (macOS keeps it in the app menu), and Report a problem everywhere', () => {

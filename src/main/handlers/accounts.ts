@@ -28,6 +28,7 @@ export type AccountHandlers = Pick<
   | 'openExternal'
   | 'getAppInfo'
   | 'installUpdate'
+  | 'setMenuKeys'
 >;
 
 /** What the renderer knows of the accounts, the catcher's state among them. */
@@ -135,6 +136,10 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
       return null;
     },
     getAppInfo: async () => ({ ...deps.app, demo: accounts.activeId === null }),
+    setMenuKeys: async ({ keys }) => {
+      deps.setMenuKeys?.(keys);
+      return null;
+    },
     installUpdate: async () => {
       deps.installUpdate?.();
       return null;

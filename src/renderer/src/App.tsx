@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { MenuCommand } from '../../shared/contract.ts';
+import type { MenuCommand, MenuKeys } from '../../shared/contract.ts';
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
-import { subscribe } from './bridge.ts';
+import { call, subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
@@ -282,6 +282,17 @@ export function App() {
       document.removeEventListener('visibilitychange', visibility);
     };
   }, []);
+
+  // The menu's items show the keys the registry and the user's keymap give them: main builds it again.
+  const keymap = useStore((s) => s.settings.keymap);
+  useEffect(() => {
+    const keys: MenuKeys = {};
+    for (const [menu, id] of Object.entries(MENU_TO_COMMAND) as [MenuCommand, string][]) {
+      const command = COMMANDS.find((c) => c.id === id);
+      keys[menu] = command ? (bindingsOf(command, keymap)[0] ?? null) : null;
+    }
+    void call('setMenuKeys', { keys }).catch(() => undefined);
+  }, [keymap]);
 
   // While a modal is open, everything behind it is inert: no clicks, no focus, no keys.
   const modal = useStore((s) => s.shortcutsOpen || s.paletteOpen || s.attachmentChooserOpen || s.leaveGuard !== null || s.releaseFor !== null);
