@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { MenuCommand, MenuKeys } from '../../shared/contract.ts';
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
-import { call, subscribe } from './bridge.ts';
+import { subscribe } from './bridge.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Modal } from './Modal.tsx';
 import { CommandPalette } from './features/palette/CommandPalette.tsx';
@@ -291,7 +291,7 @@ export function App() {
       const command = COMMANDS.find((c) => c.id === id);
       keys[menu] = command ? (bindingsOf(command, keymap)[0] ?? null) : null;
     }
-    void call('setMenuKeys', { keys }).catch(() => undefined);
+    useStore.getState().setMenuKeys(keys);
   }, [keymap]);
 
   // While a modal is open, everything behind it is inert: no clicks, no focus, no keys.

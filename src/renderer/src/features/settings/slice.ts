@@ -1,6 +1,6 @@
 import type { ChaosSettings } from '../../../../shared/domain/chaos.ts';
 import type { RelaySettings } from '../../../../shared/domain/relay.ts';
-import type { AccountsState, AppInfo, Args, BridgeError, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
+import type { AccountsState, AppInfo, Args, BridgeError, MenuKeys, RateLimitState, Settings, UpdateStatus } from '../../../../shared/contract.ts';
 import { DEFAULT_FLAVOR, FLAVOR_RECORDS, FLAVORS, type FlavorName } from '../../../../shared/flavors/index.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings.ts';
 import { CATCHER_ID, isLoopbackHost } from '../../../../shared/domain/catcher.ts';
@@ -84,6 +84,8 @@ export interface SettingsSlice {
   installUpdate: () => void;
   /** Release's relay (relay.ts); a password goes to main, which seals it. True when main took it. */
   updateRelay: (settings: RelaySettings, password?: string) => Promise<boolean>;
+  /** Tells main the keys its menu shows (the registry and the keymap); a failure changes nothing on screen. */
+  setMenuKeys: (keys: MenuKeys) => void;
   /** Release's dialog: the email it sends on, while it is open. */
   releaseFor: string | null;
   /** Who the last release went to, offered again. */
@@ -260,6 +262,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
     }
   },
 
+  setMenuKeys: (keys) => void call('setMenuKeys', { keys }).catch(() => undefined),
   openRelease: (emailId) => set({ releaseFor: emailId }),
   closeRelease: () => set({ releaseFor: null }),
 
