@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
 
 /** Issue 9, items 5 and 6: a real modal for the shortcuts, and a command palette. */
@@ -92,3 +93,52 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
     });
   });
 }
+
+/** The README's keys table as rows of (key, the name it gives the command), where its keys and names pair up. */
+function readmeNames(): { key: string; name: string }[] {
+  const readme = readFileSync('README.md', 'utf8');
+  const table = readme.slice(readme.indexOf('## Keys'), readme.indexOf('## Use it'));
+  const pairs: { key: string; name: string }[] = [];
+  for (const line of table.split('\n')) {
+    const cells = /^\| (.+?) \| (.+?) \|$/.exec(line);
+    if (!cells || !cells[1]!.includes('`')) continue;
+    const keys = [...cells[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    // Names are comma-separated, a comma inside parentheses aside; what is in parentheses is a note.
+    const names = cells[2]!.split(/,\s*(?![^()]*\))/).map((name) => name.replace(/\s*\([^)]*\)/g, '').trim());
+    if (keys.length === names.length) keys.forEach((key, i) => pairs.push({ key, name: names[i]! }));
+  }
+  return pairs;
+}
+
+test('the palette finds each command first by the name the README gives it, and says why one cannot run here', async ({ openApp }) => {
+  const { page } = await openApp({ demo: true });
+  const list = page.getByRole('listbox', { name: 'Emails' });
+  await expect(list.locator('[aria-selected="true"]')).toBeVisible();
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  const input = palette.getByRole('combobox', { name: 'Command' });
+  const pairs = readmeNames();
+  // Every row of the table is read: its keys and its names pair up.
+  expect(pairs.length).toBeGreaterThanOrEqual(30);
+  await page.keyboard.press('Control+k');
+  for (const { key, name } of pairs) {
+    await input.fill(name);
+    const first = palette.getByRole('option').first();
+    // The key shown for the first match is the README's (Esc for Escape, as the palette writes it).
+    await expect(first.locator('kbd'), `“${name}”`).toContainText(key);
+  }
+  // With the list focused and no email open, a reader command runs on the selected email…
+  await input.fill('raw');
+  await expect(palette.getByRole('option').first()).toContainText('Show the raw message — on the selected email');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('tab', { name: 'Raw (3)' })).toHaveAttribute('aria-selected', 'true');
+  // …and one that cannot run here is listed dimmed, with why; Enter there does nothing.
+  await page.keyboard.press('Control+k');
+  await input.fill('new automation');
+  const rule = palette.getByRole('option').first();
+  await expect(rule).toContainText('New automation — In Automations (g a)');
+  await expect(rule).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Enter');
+  await expect(palette).toBeVisible();
+  await input.fill('turn chaos off');
+  await expect(palette.getByRole('option').first()).toContainText('— Not available now');
+});
