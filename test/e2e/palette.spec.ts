@@ -97,7 +97,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
 /** The README's keys table as rows of (key, the name it gives the command), where its keys and names pair up. */
 function readmeNames(): { key: string; name: string }[] {
   const readme = readFileSync('README.md', 'utf8');
-  const table = readme.slice(readme.indexOf('## Keys'), readme.indexOf('## Use it'));
+  const table = readme.slice(readme.indexOf('## Keys'), readme.indexOf('## Read more'));
   const pairs: { key: string; name: string }[] = [];
   for (const line of table.split('\n')) {
     const cells = /^\| (.+?) \| (.+?) \|$/.exec(line);

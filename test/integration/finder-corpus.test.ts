@@ -23,7 +23,7 @@ describe('the finder on the hand-labelled corpus (issue 32)', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(100);
     expect(new Set(CORPUS.map((m) => m.id)).size).toBe(CORPUS.length);
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../../docs/tester-bench.md', import.meta.url), 'utf8');
     const listed = /finder reads mail in ([^.]+)\./.exec(readme)?.[1] ?? '';
     const names: Record<string, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', pt: 'Portuguese', it: 'Italian', nl: 'Dutch', pl: 'Polish', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean' };
     for (const [lang, name] of Object.entries(names)) {

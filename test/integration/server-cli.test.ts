@@ -10,10 +10,9 @@ import { serverNodeArgs } from '../support/server-command.ts';
 
 const run = promisify(execFile);
 
-/** The README's reference-service section: the command and the curl block, as written. */
+/** The reference service's page (docs/reference-service.md): the command and the curl block, as written. */
 async function readmeBlocks(): Promise<{ command: string; curls: string }> {
-  const readme = await readFile('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('## The reference service'));
+  const section = await readFile('docs/reference-service.md', 'utf8');
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
   return { command: blocks[0]!.split('\n')[0]!, curls: blocks[1]! };
 }
