@@ -4,89 +4,21 @@
  * here. No electron import: Electron's IPC and the test host register this
  * same table.
  */
-import { contract, type Envelope, type EventName, type Events, type MenuKeys, type Method, type ParsedArgs, type Results } from '../shared/contract.ts';
-import type { Connection } from './api/client.ts';
+import { contract, type Envelope, type Method } from '../shared/contract.ts';
 import { redact, ServiceError, toBridgeError } from './api/errors.ts';
-import type { HttpOptions } from './api/http.ts';
-import type { AccountManager } from './account/accounts.ts';
 import { AccountSession } from './account-session.ts';
-import type { ConsentQuestion } from './connect.ts';
 import type { MailPoller } from './poller.ts';
-import type { Catcher } from './catcher.ts';
 import { CATCHER_ID } from '../shared/domain/catcher.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { automationHandlers } from './handlers/automations.ts';
-import { privateTargetConsent, Redaction, type HandlerContext } from './handlers/context.ts';
+import { privateTargetConsent, Redaction, type HandlerContext, type HandlerDeps, type HandlerTable } from './handlers/context.ts';
 import { mailHandlers, mailPoller } from './handlers/mail.ts';
 import { qaHandlers } from './handlers/qa.ts';
 import { ShownImages } from './qa/shown-images.ts';
 import { loopHandlers, testerLoop } from './handlers/loop.ts';
-import type { LoopDeps, TesterLoop } from './tester-loop.ts';
-import type { LoopState } from '../shared/domain/tester-loop.ts';
-import type { ListSnapshots } from './list-snapshot.ts';
+import type { TesterLoop } from './tester-loop.ts';
 
-export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
-
-export interface HandlerDeps {
-  accounts: AccountManager;
-  /** Starts (once) the bundled reference service and answers how to reach it. */
-  startDemo: () => Promise<Connection>;
-  /** "This computer": the catcher (catcher.ts), absent in builds and tests without one. */
-  catcher?: Catcher;
-  openExternal: (url: string) => Promise<void>;
-  /** Asks the user where to save; answers the path, or null when cancelled. */
-  saveFile: (suggestedName: string, bytes: Buffer) => Promise<string | null>;
-  emit: <E extends EventName>(event: E, payload: Events[E]) => void;
-  /**
-   * Asks the user in main's own (native) dialog; true only on an explicit yes.
-   * Consent that weakens token custody is never taken from the renderer's word.
-   */
-  confirm: (question: ConsentQuestion) => Promise<boolean>;
-  app: { name: string; version: string; platform: string };
-  http?: Partial<HttpOptions>;
-  /** Quits and installs a downloaded update (absent where updates are off). */
-  installUpdate?: () => void;
-  /** The menu shown again with these keys beside its items (the renderer's registry and the user's keymap). */
-  setMenuKeys?: (keys: MenuKeys) => void;
-  /** The journal of deletes in their undo window, so that quitting, a crash or the OS ending the app loses none. */
-  pendingDeletesPath?: string;
-  /** Timers for the undo windows (tests hand in their own clock). */
-  setTimer?: (run: () => void, ms: number) => () => void;
-  /** How often main polls the watched list (default 30 s). */
-  pollIntervalMs?: number;
-  /** A desktop notification (Electron's Notification), when the user turned them on; `copy` is what its Copy action copies. */
-  notify?: (note: { title: string; body: string; copy: string | null }) => void;
-  /** The system-wide shortcut that copies the newest code (Electron's globalShortcut). */
-  shortcuts?: LoopDeps['shortcuts'];
-  /** The first screen of each account as it last stood (list-snapshot.ts): painted at the next start before the server answers. */
-  snapshots?: ListSnapshots;
-  /** The tester's loop changed (the tray shows its newest code). */
-  onLoopState?: (state: LoopState) => void;
-  /** The dock/taskbar badge, where the platform has one. */
-  setBadgeCount?: (count: number) => void;
-  /** The system clipboard (the renderer has no clipboard permission). */
-  copyText?: (text: string) => void;
-  /** The HTML compatibility check's worker (compat-worker.ts, built beside index.js). */
-  compatWorker?: string | URL;
-  /** Prints a document (the system's dialog), or renders it as PDF and saves it where the user chooses. */
-  print?: (document: string, mode: 'print' | 'pdf', suggestedName: string) => Promise<{ printed: boolean; savedTo: string | null }>;
-  /**
-   * A hidden window showing `document` at `width` CSS pixels, as tall as the document: scripts of the
-   * document's own never run (sanitized, and its policy forbids them); main's script runs beside it
-   * (the accessibility check), and it can be captured as a PNG (compare). Absent where there is none.
-   */
-  inspector?: (document: string, width: number) => Promise<InspectorPage>;
-  /** axe-core's source (the accessibility check's engine, bundled), read when the check first runs. */
-  axeSource?: () => Promise<string>;
-}
-
-export interface InspectorPage {
-  /** Runs `script` in the page (an isolated world in Electron) and answers what its last expression gives, awaited. */
-  evaluate: (script: string) => Promise<unknown>;
-  screenshot: () => Promise<Buffer>;
-  close: () => void;
-}
-
+export type { HandlerDeps, HandlerTable, InspectorPage } from './handlers/context.ts';
 export type { ConsentQuestion } from './connect.ts';
 export { toBridgeError } from './api/errors.ts';
 

@@ -7,7 +7,7 @@ import type { AccountManager } from '../account/accounts.ts';
 import type { Catcher } from '../catcher.ts';
 import { ServiceError } from '../api/errors.ts';
 import { relayQuestion, saveAccount, testConnection } from '../connect.ts';
-import type { HandlerDeps, HandlerTable } from '../handlers.ts';
+import type { HandlerDeps, HandlerTable } from './context.ts';
 import { normaliseExternalUrl } from '../security.ts';
 import type { HandlerContext } from './context.ts';
 

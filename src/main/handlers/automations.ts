@@ -3,7 +3,7 @@ import { validateAutomationInput } from '../../shared/domain/automation.ts';
 import { DEFAULT_FLAVOR } from '../../shared/flavors/index.ts';
 import { ServiceError } from '../api/errors.ts';
 import { payloadFor, sendPayload } from '../api/payload.ts';
-import type { HandlerTable } from '../handlers.ts';
+import type { HandlerTable } from './context.ts';
 import type { HandlerContext } from './context.ts';
 
 export type AutomationHandlers = Pick<

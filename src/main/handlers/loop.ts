@@ -1,7 +1,7 @@
 /** The tester's loop: a fresh address watched, the newest code copied (tester-loop.ts holds the loop). */
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
 import { domainOf } from '../../shared/domain/tester-loop.ts';
-import type { HandlerDeps, HandlerTable } from '../handlers.ts';
+import type { HandlerDeps, HandlerTable } from './context.ts';
 import { TesterLoop } from '../tester-loop.ts';
 import { realTimer } from '../timer.ts';
 import type { HandlerContext } from './context.ts';

@@ -7,7 +7,7 @@ import type { EmailListing, ServiceClient } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { inlineImages } from '../api/inline-images.ts';
 import { safeFileName } from '../file-names.ts';
-import type { HandlerDeps, HandlerTable } from '../handlers.ts';
+import type { HandlerDeps, HandlerTable } from './context.ts';
 import { DEFAULT_POLL_MS, MailPoller } from '../poller.ts';
 import { realTimer } from '../timer.ts';
 import type { HandlerContext } from './context.ts';

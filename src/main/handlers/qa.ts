@@ -1,7 +1,7 @@
 /** The tester's bench in main: the link check, the compatibility check, print and PDF, the clipboard. */
 import { ServiceError } from '../api/errors.ts';
 import { checkLinks, urlsOf } from '../api/link-check.ts';
-import type { HandlerDeps, HandlerTable, InspectorPage } from '../handlers.ts';
+import type { HandlerDeps, HandlerTable, InspectorPage } from './context.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Email } from '../../shared/domain/email.ts';
 import { accessibilityReport, axeRunScript, type AxeAnswer } from '../qa/accessibility.ts';
