@@ -1,6 +1,4 @@
-import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
-import { randomUUID } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { app, BrowserWindow, globalShortcut, ipcMain, Menu, nativeImage, session, Tray } from 'electron';
 import { join } from 'node:path';
 import { AccountManager } from './account/accounts.ts';
 import { electronCipher } from './account/safe-storage.ts';
@@ -10,7 +8,8 @@ import { ListSnapshots } from './list-snapshot.ts';
 import { demoService } from './local-service.ts';
 import { createHandlers } from './handlers.ts';
 import { emitter } from './ipc.ts';
-import { closeGuard, desktopServices, wireEarly, wireReady, wireWindows, type DesktopLike } from './app-wiring.ts';
+import { closeGuard, desktopServices, wireEarly, wireReady, wireWindows } from './app-wiring.ts';
+import { electronDesktop, electronInspector } from './electron-desktop.ts';
 import { installMenu } from './menu.ts';
 import { aboutPanelOptions } from './menu-template.ts';
 import { PROJECT } from './project.ts';
@@ -18,26 +17,9 @@ import { startUpdates } from './updates/updates.ts';
 import { createMainWindow, registerAppScheme } from './window.ts';
 import { systemTray, type SystemTray } from './tray.ts';
 import { focusExisting } from './lifecycle.ts';
-import { openHidden } from './hidden-window.ts';
 import type { MenuCommand } from '../shared/contract.ts';
 
-/** Shows `document` in one of main's hidden windows: from a temporary file, gone once loaded. */
-async function loadDocument(window: BrowserWindow, document: string, kind: 'print' | 'inspect'): Promise<void> {
-  const file = join(app.getPath('temp'), `inbox-desk-${kind}-${randomUUID()}.html`);
-  await writeFile(file, document);
-  try {
-    await window.loadFile(file);
-  } finally {
-    void rm(file, { force: true });
-  }
-}
-
-/** The isolated world main's checks run in, beside an inspected email (never its own). */
-const INSPECTOR_WORLD = 4242;
-/** An inspected email is laid out this tall at most (a 2 MB newsletter would be a 100,000 px screenshot). */
-const INSPECTOR_MAX_HEIGHT = 6000;
-
-// App lifecycle only: every decision lives in modules that run without Electron.
+// App lifecycle and wiring: the desktop's parts are electron-desktop.ts, the decisions the modules it wires.
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -67,48 +49,7 @@ if (!app.requestSingleInstanceLock()) {
     catcher.setRelay(accounts.relayConfig());
     void catcher.apply(accounts.catcher, accounts.catcherPassword(), accounts.catcherHasPassword);
     const emit = emitter(() => mainWindow?.webContents ?? null);
-    const desktop: DesktopLike<BrowserWindow> = {
-      mainWindow: () => mainWindow,
-      dialog,
-      shell,
-      clipboard,
-      notification: Notification.isSupported()
-        ? ({ title, body, onClick, action }) => {
-            // Buttons exist on macOS and Windows; elsewhere a click is the Copy, and the body says so.
-            const buttons = process.platform === 'darwin' || process.platform === 'win32';
-            const shown = new Notification({
-              title,
-              body: action && !buttons ? `${body}\nClick to copy it.` : body,
-              silent: false,
-              ...(action && buttons ? { actions: [{ type: 'button' as const, text: action.label }] } : {}),
-            });
-            shown.on('click', () => {
-              if (action && !buttons) action.run();
-              onClick();
-            });
-            shown.on('action', () => action?.run());
-            shown.show();
-          }
-        : undefined,
-      downloadsDir: app.getPath('downloads'),
-      writeFile,
-      printer: {
-        open: async (document) => {
-          // A window of its own, never shown: no scripts, no preload, the document's own policy; the guards apply to it too.
-          return openHidden(
-            () => new BrowserWindow({ show: false, webPreferences: { javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false } }),
-            async (window) => {
-              await loadDocument(window, document, 'print');
-              return {
-                print: () => new Promise<boolean>((resolve) => window.webContents.print({ printBackground: true }, (printed) => resolve(printed))),
-                pdf: () => window.webContents.printToPDF({ printBackground: true }),
-                close: () => window.destroy(),
-              };
-            },
-          );
-        },
-      },
-    };
+    const desktop = electronDesktop({ mainWindow: () => mainWindow, tempDir: app.getPath('temp'), downloadsDir: app.getPath('downloads') });
     let tray: SystemTray | null = null;
     const menuActions = {
       send: (command: MenuCommand) => emit('menuCommand', command),
@@ -129,31 +70,7 @@ if (!app.requestSingleInstanceLock()) {
       setMenuKeys: (keys) => installMenu(menuActions, app.isPackaged, keys),
       compatWorker: join(import.meta.dirname, 'compat-worker.js'),
       axeSource: () => import('./qa/axe-source.ts').then((module) => module.AXE_SOURCE),
-      inspector: async (document, width) => {
-        // Never shown, drawn off screen; sandboxed, no preload. The document's policy lets none of its own
-        // scripts run (it is sanitized besides); main's run in an isolated world beside it. The guards apply.
-        const make = () =>
-          new BrowserWindow({
-            show: false,
-            width,
-            height: 800,
-            useContentSize: true,
-            webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
-          });
-        return openHidden(make, async (window) => {
-          await loadDocument(window, document, 'inspect');
-          const evaluate = (code: string) => window.webContents.executeJavaScriptInIsolatedWorld(INSPECTOR_WORLD, [{ code }]);
-          // As tall as the email (up to a limit): contrast is judged, and a screenshot taken, on what is laid out.
-          const height = Number(await evaluate('document.documentElement.scrollHeight')) || 800;
-          window.setContentSize(width, Math.min(INSPECTOR_MAX_HEIGHT, Math.max(200, height)));
-          await evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-          return {
-            evaluate,
-            screenshot: async () => (await window.webContents.capturePage()).toPNG(),
-            close: () => window.destroy(),
-          };
-        });
-      },
+      inspector: electronInspector(app.getPath('temp')),
       pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
       snapshots,
       shortcuts: {
