@@ -1,10 +1,11 @@
 /**
  * Deletes that can be undone: the DELETE is sent only when the undo window
  * closes, or at once when the app quits (flush), so an undone delete never
- * reaches the server. A confirmed one is never lost: each waiting delete is
- * written to a journal before the renderer hears it was taken, and a delete
- * the app could not send (a crash, the OS ending it, the server away at quit)
- * is sent at the next start (resume). No electron import.
+ * reaches the server. A confirmed one is not dropped unsaid: each waiting
+ * delete is written to a journal before the renderer hears it was taken, a
+ * delete the app could not send (a crash, the OS ending it, the server away at
+ * quit) is sent at the next start (resume), and one the server refuses while
+ * a window can say so is reported (onRefused). No electron import.
  */
 import { JsonFile } from './account/json-file.ts';
 import { ServiceError } from './api/errors.ts';

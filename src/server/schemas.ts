@@ -52,7 +52,6 @@ export const DeleteAllQuery = z.object({ through: date('through') });
 export const EmailParams = z.object({ teamId: z.string().optional(), id: z.string() });
 export const AttachmentParams = EmailParams.extend({ attachmentId: z.string() });
 export const AutomationParams = z.object({ teamId: z.string().optional(), id: z.string() });
-export const TeamParams = z.object({ teamId: z.string().optional() });
 /** A rule's body is checked by the wire, in the server's own order and words (flavors/). */
 export const AutomationBody = z.unknown();
 

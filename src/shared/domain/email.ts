@@ -33,7 +33,6 @@ export const CarbonCopySchema = z.object({
   display_name: text,
   email: z.string(),
 });
-export type CarbonCopy = z.infer<typeof CarbonCopySchema>;
 
 export const AttachmentSchema = z.object({
   id: z.string(),
