@@ -1,8 +1,13 @@
 import { useStore } from '../../store.ts';
 import { focusHome, inTextField } from './focus.ts';
 import type { Command } from './registry.ts';
+import { BENCH_CHECKS, type CheckId } from '../qa/checks.ts';
 
 const s = () => useStore.getState();
+
+/** The check whose report shows for the open email, the last in the reader's order (checks.ts). */
+const openCheck = (state: ReturnType<typeof s>): CheckId | null =>
+  [...BENCH_CHECKS].reverse().find((check) => state.checks[check.id]?.id === state.openId && state.openId !== null)?.id ?? null;
 
 /** Esc does what the help says in one press: leave the field, else close the form, the check's report, the email. */
 function close(): void {
@@ -13,17 +18,11 @@ function close(): void {
     (active as HTMLElement).blur();
     focusHome();
   } else if (state.editingId) state.cancelEdit();
-  else if (state.compare && state.compare.id === state.openId) {
-    state.closeCompare();
-    focusHome();
-  } else if (state.accessibility && state.accessibility.id === state.openId) {
-    // A check's report closes one step at a time: the source line, then the report.
-    if (state.accessibility.line !== null) void state.showSourceLine(null, 'accessibility');
-    else useStore.setState({ accessibility: null });
-    focusHome();
-  } else if (state.compat && state.compat.id === state.openId) {
-    if (state.compat.line !== null) void state.showSourceLine(null);
-    else useStore.setState({ compat: null });
+  else if (openCheck(state)) {
+    // A check's report closes one step at a time, the last one shown first: its source line, then the report.
+    const check = openCheck(state)!;
+    if (state.checks[check]!.line !== null) void state.showSourceLine(null, check);
+    else state.closeCheck(check);
     focusHome();
   } else if (state.openId) {
     state.closeMessage();

@@ -8,12 +8,9 @@ import { ErrorBoundary } from '../../ErrorBoundary.tsx';
 import { exactDate, shortDate } from '../../format.ts';
 import { PaperclipIcon } from '../../icons.tsx';
 import { useStore } from '../../store.ts';
-import { AccessibilityPanel } from '../qa/AccessibilityPanel.tsx';
-import { ComparePanel } from '../qa/ComparePanel.tsx';
-import { CompatPanel } from '../qa/CompatPanel.tsx';
+import { BENCH_CHECKS } from '../qa/checks.ts';
+import { CHECK_PANELS } from '../qa/panels.tsx';
 import { InsightsBar } from '../qa/InsightsBar.tsx';
-import { LinkReport } from '../qa/LinkReport.tsx';
-import { SpamPanel } from '../qa/SpamPanel.tsx';
 import { SenderChecks } from '../qa/SenderChecks.tsx';
 import { AttachmentChooser } from './AttachmentChooser.tsx';
 import { HtmlBody } from './HtmlBody.tsx';
@@ -177,21 +174,14 @@ function Reader() {
           <ErrorBoundary area="The code and link finder" resetKey={email.id}>
             <InsightsBar email={email} body={body} />
           </ErrorBoundary>
-          <ErrorBoundary area="The link check" resetKey={email.id}>
-            <LinkReport emailId={email.id} />
-          </ErrorBoundary>
-          <ErrorBoundary area="The compatibility check" resetKey={email.id}>
-            <CompatPanel emailId={email.id} />
-          </ErrorBoundary>
-          <ErrorBoundary area="The spam score" resetKey={email.id}>
-            <SpamPanel emailId={email.id} />
-          </ErrorBoundary>
-          <ErrorBoundary area="The accessibility check" resetKey={email.id}>
-            <AccessibilityPanel emailId={email.id} />
-          </ErrorBoundary>
-          <ErrorBoundary area="The comparison" resetKey={email.id}>
-            <ComparePanel emailId={email.id} />
-          </ErrorBoundary>
+          {BENCH_CHECKS.map((check) => {
+            const Panel = CHECK_PANELS[check.id];
+            return (
+              <ErrorBoundary key={check.id} area={check.area} resetKey={email.id}>
+                <Panel emailId={email.id} />
+              </ErrorBoundary>
+            );
+          })}
           <div className="toolbar" role="toolbar" aria-label="Message actions">
             <div className="formats" role="tablist" aria-label="View as">
               {FORMATS.map(({ format: f, label, command }) => (

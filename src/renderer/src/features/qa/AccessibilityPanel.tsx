@@ -45,7 +45,7 @@ function FindingRow({ finding, first }: { finding: AccessibilityFinding; first: 
 }
 
 export function AccessibilityPanel({ emailId }: { emailId: string }) {
-  const state = useStore((s) => s.accessibility);
+  const state = useStore((s) => s.checks.accessibility);
   const listRef = useRef<HTMLElement>(null);
   const ready = state?.id === emailId && state.report !== null;
   const onKeyDown = useFindingsKeys(listRef, ready, state?.line ?? null, true);

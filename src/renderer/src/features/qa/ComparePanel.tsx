@@ -62,7 +62,7 @@ function Rendering({ report }: { report: CompareReport }) {
 }
 
 export function ComparePanel({ emailId }: { emailId: string }) {
-  const compare = useStore((s) => s.compare);
+  const compare = useStore((s) => s.checks.compare);
   const sectionRef = useRef<HTMLElement>(null);
   const ready = compare?.id === emailId && compare.report !== null;
   useEffect(() => {

@@ -56,7 +56,7 @@ function FindingRow({ finding, labels, first }: { finding: CompatFinding; labels
       ) : (
         <span className="lines">
           {finding.lines.slice(0, 5).map((line, i) => (
-            <button key={line} type="button" data-first={first && i === 0 ? true : undefined} onClick={() => void showSourceLine(line)}>
+            <button key={line} type="button" data-first={first && i === 0 ? true : undefined} onClick={() => void showSourceLine(line, 'compat')}>
               line {line}
             </button>
           ))}
@@ -68,7 +68,7 @@ function FindingRow({ finding, labels, first }: { finding: CompatFinding; labels
 }
 
 export function CompatPanel({ emailId }: { emailId: string }) {
-  const compat = useStore((s) => s.compat);
+  const compat = useStore((s) => s.checks.compat);
   const listRef = useRef<HTMLElement>(null);
   const labels = useMemo(() => new Map((compat?.report?.families ?? []).map((f) => [f.family, f.label])), [compat?.report]);
   const ready = compat?.id === emailId && compat.report !== null;

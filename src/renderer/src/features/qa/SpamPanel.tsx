@@ -2,7 +2,7 @@ import { useStore } from '../../store.ts';
 
 /** SpamAssassin's verdict on the open email (S): the score against the threshold, then each rule that fired with its points. */
 export function SpamPanel({ emailId }: { emailId: string }) {
-  const spam = useStore((s) => s.spam);
+  const spam = useStore((s) => s.checks.spam);
   if (!spam || spam.id !== emailId) return null;
   if (spam.running) {
     return (

@@ -1,5 +1,6 @@
 import { useStore } from '../../store.ts';
 import type { Command, Context } from '../commands/registry.ts';
+import { BENCH_CHECKS } from './checks.ts';
 
 const s = () => useStore.getState();
 const reading = (c: Context) => c.view === 'inbox' && c.readerOpen;
@@ -11,11 +12,8 @@ export const QA_COMMANDS: Command[] = [
   { id: 'qa.save-eml', title: 'Save the email as .eml (its exact bytes)', group: 'Tester’s bench', keys: ['E'], when: reading, run: () => void s().saveRawMessage() },
   { id: 'qa.preview-width', title: 'Preview width: phone, tablet, full', group: 'Tester’s bench', keys: ['w'], when: (c) => c.view === 'inbox', run: () => s().cyclePreviewWidth() },
   { id: 'qa.preview-dark', title: 'Preview in a client’s dark mode', group: 'Tester’s bench', keys: ['D'], when: (c) => c.view === 'inbox', run: () => s().togglePreviewDark() },
-  { id: 'qa.check-links', title: 'Check every link and image (asks the web: only when you press it)', group: 'Tester’s bench', keys: ['V'], when: reading, run: () => void s().checkLinks() },
-  { id: 'qa.spam-score', title: 'Spam score: SpamAssassin’s verdict and each rule that fired (the spamd set in Settings)', group: 'Tester’s bench', keys: ['S'], when: reading, run: () => void s().checkSpam() },
-  { id: 'qa.check-html', title: 'Check the HTML’s compatibility with email clients (caniemail.com)', group: 'Tester’s bench', keys: ['H'], when: reading, run: () => void s().checkCompatibility() },
-  { id: 'qa.check-accessibility', title: 'Check accessibility with axe-core: alt text, lang, contrast light and dark, headings, tables, link text', group: 'Tester’s bench', keys: ['A'], when: reading, run: () => void s().checkAccessibility() },
-  { id: 'qa.compare', title: 'Compare with the previous one of its kind (or the one picked with b): text, headers, links, rendering', group: 'Tester’s bench', keys: ['B'], when: reading, run: () => void s().compareWithPrevious() },
+  // The checks main runs, one per descriptor (checks.ts).
+  ...BENCH_CHECKS.map((check): Command => ({ id: check.command.id, title: check.command.title, group: 'Tester’s bench', keys: [check.command.key], when: reading, run: () => void s().runCheck(check.id) })),
   { id: 'qa.compare-base', title: 'Pick this email to compare others with', group: 'Tester’s bench', keys: ['b'], when: reading, run: () => s().pickCompareBase() },
   // Ctrl/Cmd+P prints the open email as shown, never the app's own window: from a field or a dialog too.
   { id: 'qa.print', title: 'Print the email', group: 'Tester’s bench', keys: ['Mod+P'], when: reading, inFields: true, inModals: true, run: () => void s().printEmail(false) },

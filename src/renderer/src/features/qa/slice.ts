@@ -1,11 +1,12 @@
 /**
  * The tester's bench (issue 23): what a QA engineer checks in the open email
- * beyond reading it. Preview widths and a client's dark mode (w, D), the link
- * check (V) and the HTML compatibility check (H) done by main on request, the
- * code and main link (C, L), save as .eml (E), print and PDF (Ctrl+P, P).
+ * beyond reading it. Preview widths and a client's dark mode (w, D), the
+ * checks main runs on request (checks.ts: links, HTML compatibility, spam,
+ * accessibility, compare), the code and main link (C, L), save as .eml (E),
+ * print and PDF (Ctrl+P, P).
  */
-import type { AccessibilityReport, BridgeError, CompareReport, CompatReport, LinkCheck, SpamReport } from '../../../../shared/contract.ts';
-import { asBridgeError } from '../../bridge.ts';
+import { asBridgeError, BridgeFailure } from '../../bridge.ts';
+import { benchCheck, type CheckId, type CheckReports, type CheckRun } from './checks.ts';
 import type { Slice } from '../../store.ts';
 
 export interface QaSlice {
@@ -14,27 +15,17 @@ export interface QaSlice {
   previewDark: boolean;
   cyclePreviewWidth: () => void;
   togglePreviewDark: () => void;
-  /** The open email's links and images as main found them when asked (V); null before. */
-  linkCheck: { id: string; running: boolean; links: LinkCheck[] } | null;
-  checkLinks: () => Promise<void>;
-  /** The open email's HTML checked against caniemail.com's data by main (H); `line`: the source line shown. */
-  compat: { id: string; running: boolean; report: CompatReport | null; line: number | null; source: string[] | null } | null;
-  checkCompatibility: () => Promise<void>;
-  /** The open email scored by SpamAssassin's spamd, as main asked it (S); `error`: why there is no score. */
-  spam: { id: string; running: boolean; report: SpamReport | null; error: BridgeError | null } | null;
-  checkSpam: () => Promise<void>;
-  /** The open email checked by axe-core as the reader shows it, light and dark (A); `line`: the source line shown. */
-  accessibility: { id: string; running: boolean; report: AccessibilityReport | null; line: number | null; source: string[] | null } | null;
-  checkAccessibility: () => Promise<void>;
+  /** Each check's run on the email it was asked for (checks.ts): running, its report, or why not. */
+  checks: { [I in CheckId]?: CheckRun<CheckReports[I]> };
+  /** Runs a check on the open email, as its descriptor says (V, H, S, A, B). */
+  runCheck: (id: CheckId) => Promise<void>;
+  /** Closes a check's report (Esc, its close button). */
+  closeCheck: (id: CheckId) => void;
   /** The email picked by hand to compare others with (b); null: each compares with the one before of its kind. */
   compareBase: { id: string; subject: string } | null;
   pickCompareBase: () => void;
-  /** The open email compared with the one before of its kind, or with the picked one (B). */
-  compare: { id: string; running: boolean; report: CompareReport | null } | null;
-  compareWithPrevious: () => Promise<void>;
-  closeCompare: () => void;
-  /** Shows the HTML source around `line` in a panel's report, highlighted (null: hides it). */
-  showSourceLine: (line: number | null, panel?: 'compat' | 'accessibility') => Promise<void>;
+  /** Shows the HTML source around `line` in a check's report, highlighted (null: hides it). */
+  showSourceLine: (line: number | null, check: CheckId) => Promise<void>;
   /** Prints the email as shown (sanitized, remote content as chosen; Ctrl+P), or saves it as PDF (P). */
   printEmail: (pdf: boolean) => Promise<void>;
   /** The open email's raw message, saved as .eml (E). */
@@ -44,101 +35,48 @@ export interface QaSlice {
 }
 
 export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, get) => ({
-  linkCheck: null,
-  checkLinks: async () => {
-    const id = get().openId;
-    if (!id) return;
-    set({ linkCheck: { id, running: true, links: [] } });
-    try {
-      const { links } = await call('checkLinks', { id });
-      if (get().linkCheck?.id === id) set({ linkCheck: { id, running: false, links } });
-    } catch (error) {
-      if (get().linkCheck?.id === id) set({ linkCheck: null });
-      get().notify(asBridgeError(error));
-    }
-  },
-  compat: null,
-  checkCompatibility: async () => {
-    const id = get().openId;
-    if (!id) return;
-    if (!get().email?.has_html) {
+  checks: {},
+  runCheck: async (check) => {
+    const descriptor = benchCheck(check);
+    const { openId: emailId, email } = get();
+    if (!emailId || !email) return;
+    if (descriptor.needsHtml && !email.has_html) {
       get().notify('This email has no HTML part to check.');
       return;
     }
-    set({ compat: { id, running: true, report: null, line: null, source: null } });
+    const started: CheckRun<unknown> = { id: emailId, running: true, report: null, error: null, line: null, source: null };
+    const put = (run: CheckRun<unknown> | null) => set({ checks: { ...get().checks, [check]: run ?? undefined } });
+    const current = () => get().checks[check];
+    put(started);
     try {
-      const report = await call('checkCompatibility', { id });
-      if (get().compat?.id === id) set({ compat: { id, running: false, report, line: null, source: null } });
+      const report = await descriptor.run({ emailId, email, state: get, call, sanitizeHtml, notify: (text) => get().notify(text) });
+      // A later run (or another email's) owns the panel now.
+      if (current() !== started) return;
+      put(report === null ? null : { ...started, running: false, report });
     } catch (error) {
-      if (get().compat?.id === id) set({ compat: null });
-      get().notify(asBridgeError(error));
+      if (current() !== started) return;
+      if (descriptor.errorInPanel) put({ ...started, running: false, error: asBridgeError(error) });
+      else {
+        put(null);
+        get().notify(error instanceof BridgeFailure || !(error instanceof Error) ? asBridgeError(error) : error.message);
+      }
     }
   },
-  spam: null,
-  checkSpam: async () => {
-    const id = get().openId;
-    if (!id) return;
-    set({ spam: { id, running: true, report: null, error: null } });
-    try {
-      const report = await call('checkSpam', { id });
-      if (get().spam?.id === id) set({ spam: { id, running: false, report, error: null } });
-    } catch (error) {
-      // Said in place, in the panel: no spamd, spamd off, a message too big.
-      if (get().spam?.id === id) set({ spam: { id, running: false, report: null, error: asBridgeError(error) } });
-    }
-  },
-  showSourceLine: async (line, panel = 'compat') => {
-    const shown = get()[panel];
+  closeCheck: (check) => set({ checks: { ...get().checks, [check]: undefined } }),
+  showSourceLine: async (line, check) => {
+    const shown = get().checks[check];
     if (!shown || shown.running) return;
     if (line === null || shown.source) {
-      set({ [panel]: { ...shown, line } });
+      set({ checks: { ...get().checks, [check]: { ...shown, line } } });
       return;
     }
     try {
       // The whole HTML as the check read it, once, for its line numbers.
       const whole = await call('getEmailBody', { id: shown.id, format: 'html', whole: true });
-      const now = get()[panel];
-      if (now?.id === shown.id) set({ [panel]: { ...now, line, source: whole.content.split(/\r?\n/) } });
+      const now = get().checks[check];
+      if (now?.id === shown.id) set({ checks: { ...get().checks, [check]: { ...now, line, source: whole.content.split(/\r?\n/) } } });
     } catch (error) {
       get().notify(asBridgeError(error));
-    }
-  },
-  accessibility: null,
-  checkAccessibility: async () => {
-    const { openId: id, email, remoteAllowed, inlineImages } = get();
-    if (!id || !email) return;
-    if (!email.has_html) {
-      get().notify('This email has no HTML part to check.');
-      return;
-    }
-    set({ accessibility: { id, running: true, report: null, line: null, source: null } });
-    try {
-      // The whole HTML, each element tagged with its source line by main, sanitized as the frame has it.
-      // As the reader shows it: a clipped body is checked clipped, as it prints (Show the whole message first for all of it).
-      const shown = get().body;
-      const whole = shown?.format === 'html' && shown.total === undefined;
-      const body = await call('getEmailBody', { id, format: 'html', whole, sourceLines: true });
-      if (body.total !== undefined) get().notify('Checking the part shown; show the whole message first to check all of it.');
-      const tagged = body.content;
-      const remote = Boolean(remoteAllowed[id]);
-      const clean = await sanitizeHtml(tagged, {
-        allowRemote: remote,
-        sourceLines: true,
-        taggedChars: body.taggedChars ?? 0,
-        ...(inlineImages[id] ? { inline: inlineImages[id] } : {}),
-      });
-      if (clean === null) throw new Error('This email’s HTML is too complex to show, so it cannot be checked.');
-      const { inspectionDocument, rootOf } = await import('./inspection-document.ts');
-      const root = rootOf(tagged);
-      const report = await call('checkAccessibility', {
-        id,
-        light: inspectionDocument({ clean, dark: false, remote, ...root }),
-        dark: inspectionDocument({ clean, dark: true, remote, ...root }),
-      });
-      if (get().accessibility?.id === id) set({ accessibility: { id, running: false, report, line: null, source: null } });
-    } catch (error) {
-      if (get().accessibility?.id === id) set({ accessibility: null });
-      get().notify(error instanceof Error && !('kind' in error) ? error.message : asBridgeError(error));
     }
   },
   compareBase: null,
@@ -147,41 +85,6 @@ export const createQaSlice: Slice<QaSlice> = ({ call, sanitizeHtml }) => (set, g
     if (!id || !email) return;
     set({ compareBase: { id, subject: email.subject } });
     get().notify(`Picked “${email.subject || '(no subject)'}” to compare with: open another email and press B.`);
-  },
-  compare: null,
-  closeCompare: () => set({ compare: null }),
-  compareWithPrevious: async () => {
-    const { openId: id, email, compareBase } = get();
-    if (!id || !email) return;
-    set({ compare: { id, running: true, report: null } });
-    try {
-      const baseId = compareBase && compareBase.id !== id ? compareBase.id : ((await call('previousOfKind', { id }))?.id ?? null);
-      if (baseId === null) {
-        if (get().compare?.id === id) set({ compare: null });
-        get().notify('No earlier email of this kind (same sender, a subject alike). Press b on the one to compare with, then B here.');
-        return;
-      }
-      // Both renderings as the reader shows them, sanitized here; main renders and diffs them.
-      const base = await call('getEmail', { id: baseId });
-      let documents: { base: string; current: string } | null = null;
-      if (email.has_html && base.has_html) {
-        const { inspectionDocument } = await import('./inspection-document.ts');
-        const shown = async (emailId: string) => {
-          const remote = Boolean(get().remoteAllowed[emailId]);
-          // The first screens are what a rendering shows: the reader's clipped body will do for a long one.
-          const html = (await call('getEmailBody', { id: emailId, format: 'html' })).content;
-          const clean = await sanitizeHtml(html, { allowRemote: remote });
-          return clean === null ? null : inspectionDocument({ clean, dark: get().previewDark, remote });
-        };
-        const [baseDocument, currentDocument] = [await shown(baseId), await shown(id)];
-        if (baseDocument !== null && currentDocument !== null) documents = { base: baseDocument, current: currentDocument };
-      }
-      const report = await call('compareEmails', { id, baseId, documents, width: 640 });
-      if (get().compare?.id === id) set({ compare: { id, running: false, report } });
-    } catch (error) {
-      if (get().compare?.id === id) set({ compare: null });
-      get().notify(asBridgeError(error));
-    }
   },
   printEmail: async (pdf) => {
     const { openId: id, email, body, remoteAllowed, inlineImages } = get();
