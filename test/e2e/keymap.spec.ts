@@ -60,6 +60,8 @@ test('every key hint follows the keymap: rebound keys show as rebound on the but
     ['Undo the last delete', 'Shift+Z', 'Z'],
     ['Close the email, or leave the field', 'q', 'q'],
     ['New address to test with', 'M', 'M'],
+    ['Go to settings', 'Alt+s', 'Alt+s'],
+    ['Show keyboard shortcuts', 'h', 'h'],
   ] as const) {
     await section.getByRole('button', { name: `Change the key for ${title}` }).click();
     await page.keyboard.press(key);
@@ -67,8 +69,16 @@ test('every key hint follows the keymap: rebound keys show as rebound on the but
   }
   // Main is told, and builds the File menu again: New address shows M now.
   await expect.poll(() => app.menuKeys.at(-1)?.['new-address']).toBe('M');
+  // The views' buttons, the demo banner, the settings' labels and the empty reader follow too.
+  const views = page.getByRole('navigation', { name: 'Views' });
+  await expect(views.getByRole('button', { name: /^Settings/ }).locator('kbd')).toHaveText('Alt+s');
+  await expect(page.getByRole('status').getByRole('button', { name: 'Settings (Alt+s)' })).toBeVisible();
+  await expect(page.getByText('Fresh addresses (M)').first()).toBeVisible();
+  await expect(page.getByText('Fresh addresses (N)')).toHaveCount(0);
+  await expect(page.getByText('g s', { exact: true })).toHaveCount(0);
   await page.keyboard.press('g');
   await page.keyboard.press('i');
+  await expect(page.getByText('Select an email and press Enter. Press h for all shortcuts.')).toBeVisible();
   await list.getByRole('option').first().click();
   await page.keyboard.press('Enter');
   const tabs = page.getByRole('tablist', { name: 'View as' });

@@ -10,6 +10,7 @@ import { InboxView } from './features/inbox/InboxView.tsx';
 import { COMMANDS, runCommand } from './features/commands/all.ts';
 import { bindingsOf, displayBinding } from './features/commands/registry.ts';
 import { useKeyboard } from './features/commands/useKeyboard.ts';
+import { useKeyHints } from './features/commands/use-hints.ts';
 import { useStore, type View } from './store.ts';
 import { WatchBar } from './features/loop/WatchBar.tsx';
 import { ChaosBanner } from './features/catcher/ChaosBanner.tsx';
@@ -29,10 +30,11 @@ const MENU_TO_COMMAND: Record<MenuCommand, string> = {
   'new-address': 'loop.new-address',
 };
 
-const VIEWS: { view: View; label: string; keys: string }[] = [
-  { view: 'inbox', label: 'Inbox', keys: 'g i' },
-  { view: 'automations', label: 'Automations', keys: 'g a' },
-  { view: 'settings', label: 'Settings', keys: 'g s' },
+/** The views, each with the command that goes there (its key, as the user has it, shown beside it). */
+const VIEWS: { view: View; label: string; command: string }[] = [
+  { view: 'inbox', label: 'Inbox', command: 'app.go-inbox' },
+  { view: 'automations', label: 'Automations', command: 'app.go-automations' },
+  { view: 'settings', label: 'Settings', command: 'app.go-settings' },
 ];
 
 function Header() {
@@ -40,6 +42,7 @@ function Header() {
   const rate = useStore((s) => s.rateLimit);
   const view = useStore((s) => s.view);
   const { setView, switchAccount } = useStore.getState();
+  const { keyHint } = useKeyHints();
   const active = accounts?.accounts.find((a) => a.id === accounts.activeId);
   return (
     <header className="app-header">
@@ -47,7 +50,7 @@ function Header() {
       <nav aria-label="Views">
         {VIEWS.map((v) => (
           <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => setView(v.view)}>
-            {v.label} <kbd>{v.keys}</kbd>
+            {v.label} {keyHint(v.command) && <kbd>{keyHint(v.command)}</kbd>}
           </button>
         ))}
       </nav>
@@ -128,6 +131,7 @@ function DemoBanner() {
   const catcher = useStore((s) => s.accounts?.catcher);
   const setView = useStore((s) => s.setView);
   const switchAccount = useStore((s) => s.switchAccount);
+  const { withKey } = useKeyHints();
   if (!demo) return null;
   return (
     <div className="demo-banner" role="status">
@@ -143,7 +147,7 @@ function DemoBanner() {
       )}
       To use your own team’s server, open{' '}
       <button type="button" onClick={() => setView('settings')}>
-        Settings (g s)
+        {withKey('Settings', 'app.go-settings')}
       </button>{' '}
       and connect an account.
     </div>
@@ -184,11 +188,12 @@ function ShortcutsDialog() {
   const toggle = useStore((s) => s.toggleShortcuts);
   const keymap = useStore((s) => s.settings.keymap);
   const platform = useStore((s) => s.appInfo?.platform);
+  const { withKey } = useKeyHints();
   if (!open) return null;
   const groups = [...new Set(COMMANDS.map((command) => command.group))];
   return (
     <Modal label="Keyboard shortcuts" onClose={() => toggle(false)}>
-      <p className="hint">Change any key in Settings (g s).</p>
+      <p className="hint">Change any key in {withKey('Settings', 'app.go-settings')}.</p>
       <table>
         {groups.map((group) => (
           <tbody key={group}>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { CATCHER_ID, isLoopbackHost, type CatcherState } from '../../../../shared/domain/catcher.ts';
+import { useKeyHints } from '../commands/use-hints.ts';
 import { useStore } from '../../store.ts';
 import { ApiForTests } from './ApiForTests.tsx';
 import { RelayForm } from './RelayForm.tsx';
@@ -56,6 +57,7 @@ export function CatcherSettings() {
   const state = useStore((s) => s.accounts?.catcher);
   const active = useStore((s) => s.accounts?.activeId === CATCHER_ID);
   const { updateCatcher, switchAccount } = useStore.getState();
+  const { withKey } = useKeyHints();
   // Null while nothing is changed: the form shows the settings as they are.
   const [edited, setDraft] = useState<Draft | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -184,7 +186,7 @@ export function CatcherSettings() {
           <input inputMode="numeric" value={draft.apiPort} onChange={(e) => change({ apiPort: e.target.value })} />
         </label>
         <label>
-          Fresh addresses (N) look like
+          {withKey('Fresh addresses', 'loop.new-address')} look like
           <input value={draft.addressPattern} onChange={(e) => change({ addressPattern: e.target.value })} />
         </label>
         {problem && (

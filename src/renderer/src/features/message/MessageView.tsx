@@ -15,7 +15,7 @@ import { SenderChecks } from '../qa/SenderChecks.tsx';
 import { AttachmentChooser } from './AttachmentChooser.tsx';
 import { HtmlBody } from './HtmlBody.tsx';
 import { PlainText } from './PlainText.tsx';
-import { NO_EMAIL_OPEN } from './EmptyReader.tsx';
+import { NoEmailOpen } from './EmptyReader.tsx';
 import { formatAvailable } from './slice.ts';
 import { useKeyHints } from '../commands/use-hints.ts';
 
@@ -164,7 +164,7 @@ function Reader() {
   // One tree whether the reader is open or not: the frame in it outlives the open email.
   return (
     <section className={openId ? 'message-pane' : 'message-pane empty'} aria-label="Message" ref={pane}>
-      {!openId && <p>{NO_EMAIL_OPEN}</p>}
+      {!openId && <NoEmailOpen />}
       <AttachmentChooser />
       {openId && error && <ErrorBanner error={error} onRetry={() => void openMessage(openId)} />}
       {openId && email && (

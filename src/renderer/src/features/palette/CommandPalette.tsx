@@ -4,6 +4,7 @@ import { useStore } from '../../store.ts';
 import { COMMANDS } from '../commands/all.ts';
 import { applies, bindingsOf, displayBinding, type Command as Registered, type Context } from '../commands/registry.ts';
 import { keyContext } from '../commands/useKeyboard.ts';
+import { withKey } from '../commands/hints.ts';
 import { rank } from './fuzzy.ts';
 
 interface Command {
@@ -25,8 +26,8 @@ interface Command {
 function whyNot(command: Registered, context: Context): string {
   const inbox = { ...context, view: 'inbox' as const, inField: false, modal: false };
   if (!applies(command, { ...inbox, readerOpen: false }) && applies(command, { ...inbox, readerOpen: true })) return 'Open an email first';
-  if (applies(command, inbox) || applies(command, { ...inbox, readerOpen: true })) return 'In the inbox (g i)';
-  if (applies(command, { ...context, view: 'automations', readerOpen: false, formOpen: false, inField: false, modal: false })) return 'In Automations (g a)';
+  if (applies(command, inbox) || applies(command, { ...inbox, readerOpen: true })) return withKey('In the inbox', 'app.go-inbox');
+  if (applies(command, { ...context, view: 'automations', readerOpen: false, formOpen: false, inField: false, modal: false })) return withKey('In Automations', 'app.go-automations');
   return 'Not available now';
 }
 

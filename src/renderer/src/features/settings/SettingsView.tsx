@@ -2,6 +2,7 @@ import { useEffect, type FormEvent } from 'react';
 import { keepFocus } from '../commands/focus.ts';
 import { THEMES, type DENSITIES, type Settings } from '../../../../shared/domain/settings.ts';
 import { ErrorBanner } from '../../ErrorBanner.tsx';
+import { useKeyHints } from '../commands/use-hints.ts';
 import { useStore } from '../../store.ts';
 import { FLAVOR_RECORDS, FLAVORS } from '../../../../shared/flavors/index.ts';
 import { parseServerAddress } from '../../../../shared/domain/server-address.ts';
@@ -24,6 +25,7 @@ function AccountForm() {
   const offerSaveAnyway = useStore((s) => s.offerSaveAnyway);
   const busy = useStore((s) => s.busy);
   const encryptionAvailable = useStore((s) => s.accounts?.encryptionAvailable ?? true);
+  const { withKey } = useKeyHints();
   const { changeAccountDraft, saveAccount, testAccount, editAccount } = useStore.getState();
   // A login (email and password) for a server that asks one; a team and a token otherwise.
   const login = asksLogin(draft.flavor);
@@ -99,7 +101,7 @@ function AccountForm() {
         'password',
       )}
       {field('name', 'Name', 'Optional: shown in the account switcher.')}
-      {field('addressPattern', 'Fresh addresses (N)', 'Such as qa+{random}@your-domain, or just the domain. Empty: the domain of the newest email.')}
+      {field('addressPattern', withKey('Fresh addresses', 'loop.new-address'), 'Such as qa+{random}@your-domain, or just the domain. Empty: the domain of the newest email.')}
       {!encryptionAvailable && (
         <label className="check warning">
           <input
