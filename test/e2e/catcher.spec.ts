@@ -175,6 +175,20 @@ test.describe('This computer: catching your own app’s mail', () => {
     }
   });
 
+  test('what retention prunes leaves the screen: keep 10, 15 sent, the list shows the newest 10 of 10', async ({ openApp }) => {
+    const app = await openApp({ demo: true, catcher: { show: true, settings: { keep: 10 } } });
+    const { page } = app;
+    await expect(page.getByRole('region', { name: 'SMTP settings for your app' })).toBeVisible();
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: app.catcherSmtpPort()!, secure: false, ignoreTLS: true, pool: true });
+    for (let i = 1; i <= 15; i++) await transport.sendMail({ from: 'app@myapp.test', to: `user${i}@example.test`, subject: `Kept ${String(i).padStart(2, '0')}`, text: 'hi' });
+    transport.close();
+    const rows = page.getByRole('listbox', { name: 'Emails' }).getByRole('option');
+    await expect(rows.filter({ hasText: 'Kept 15' })).toBeVisible();
+    await expect(rows).toHaveCount(10);
+    await expect(rows.filter({ hasText: 'Kept 05' })).toHaveCount(0);
+    await expect(page.getByText(/^1–10 of 10/)).toBeVisible();
+  });
+
   test('chaos set through the API shows the banner too', async ({ openApp }) => {
     const app = await openApp({ demo: true, catcher: { show: true } });
     const { page } = app;
