@@ -135,10 +135,10 @@ export const createSettingsSlice: Slice<SettingsSlice> = ({ call, confirm }) => 
     const catcherBack = accounts.activeId === CATCHER_ID && accounts.catcher.status === 'listening' && get().accounts?.catcher.status !== 'listening';
     set({ accounts });
     if (switched) {
-      // Nothing from the previous account stays on screen.
+      // Nothing from the previous account stays on screen: the reader, the rules, the inbox.
       get().closeMessage();
-      set({ list: null, selectedId: null, page: 1, automations: null, listError: null });
-      void get().loadList();
+      set({ automations: null });
+      get().showAccount();
     } else if (catcherBack) void get().loadList({ fresh: true });
   },
 
