@@ -141,16 +141,32 @@ describe('the Electron glue, wired to fakes', () => {
       const { app, emitter, quit } = fakeApp();
       const window = { isMinimized: () => true, restore: vi.fn(), focus: vi.fn() };
       wireEarly(app, { platform, mainWindow: () => window });
-      const listeners: string[] = [];
+      // A web contents as Electron makes one: what it does when content tries to go somewhere, open a window, or ask a permission.
+      const listeners = new Map<string, (event: { preventDefault(): void; url?: string; isMainFrame?: boolean }, url?: string) => void>();
+      let openHandler: ((details: { url: string }) => { action: string }) | null = null;
+      let permissions: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null;
       const contents = {
-        on: (event: string) => void listeners.push(event),
-        setWindowOpenHandler: vi.fn(),
-        session: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+        on: (event: string, listener: never) => void listeners.set(event, listener),
+        setWindowOpenHandler: (handler: typeof openHandler) => void (openHandler = handler),
+        session: { setPermissionRequestHandler: (handler: typeof permissions) => void (permissions = handler), setPermissionCheckHandler: vi.fn() },
       };
       emitter.emit('web-contents-created', {}, contents);
-      expect(listeners).toEqual(expect.arrayContaining(['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']));
-      expect(contents.setWindowOpenHandler).toHaveBeenCalled();
-      expect(contents.session.setPermissionRequestHandler).toHaveBeenCalled();
+      const stopped = (event: string, url?: string, extra: object = {}) => {
+        const preventDefault = vi.fn();
+        listeners.get(event)?.({ preventDefault, ...(url ? { url } : {}), ...extra }, url);
+        return preventDefault.mock.calls.length > 0;
+      };
+      // No navigation from content, no redirect, no webview; an email's frame may not leave for the web either.
+      expect(stopped('will-navigate', 'https://evil.test/')).toBe(true);
+      expect(stopped('will-redirect', 'https://evil.test/')).toBe(true);
+      expect(stopped('will-attach-webview')).toBe(true);
+      expect(stopped('will-frame-navigate', 'https://evil.test/', { isMainFrame: false })).toBe(true);
+      expect(stopped('will-frame-navigate', 'app://inbox-desk/index.html', { isMainFrame: true })).toBe(true);
+      // No new window, whatever the link; every permission asked is refused.
+      expect(openHandler!({ url: 'https://evil.test/' })).toEqual({ action: 'deny' });
+      const granted = vi.fn();
+      permissions!({}, 'notifications', granted);
+      expect(granted).toHaveBeenCalledWith(false);
       emitter.emit('second-instance');
       expect(window.restore).toHaveBeenCalled();
       expect(window.focus).toHaveBeenCalled();
