@@ -174,10 +174,13 @@ export async function measureReader(): Promise<ReaderFigures> {
   }
 }
 
-/** Esc leaves whatever has focus first, then closes the reader: j then moves the selection only, and Enter opens afresh. */
+/**
+ * Esc leaves whatever has focus first, closes each check's report (the last shown first), then
+ * the reader: j then moves the selection only, and Enter opens afresh.
+ */
 async function closeReader(page: Page): Promise<void> {
   const empty = page.locator('.message-pane.empty');
-  for (let i = 0; i < 3 && (await empty.count()) === 0; i++) await page.keyboard.press('Escape');
+  for (let i = 0; i < 10 && (await empty.count()) === 0; i++) await page.keyboard.press('Escape');
   await empty.waitFor();
 }
 
