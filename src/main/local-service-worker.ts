@@ -102,7 +102,9 @@ parentPort!.on('message', (message: unknown) => {
   }
   if (typeof message === 'object' && message !== null && 'release' in message) {
     const { ref, emailId, to } = (message as { release: { ref: number; emailId: string; to: string[] } }).release;
-    void releaseStored(running.service.team(team.id), emailId, to, running.service.relay.config).then((answer) => post({ type: 'released', ref, answer }));
+    const store = running.service.team(team.id);
+    const email = store.getEmail(emailId);
+    void (email ? releaseStored(store, email, to, running.service.relay.config) : Promise.resolve(null)).then((answer) => post({ type: 'released', ref, answer }));
     return;
   }
   if (message !== 'stop') return;

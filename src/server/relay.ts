@@ -7,7 +7,7 @@
  */
 import nodemailer from 'nodemailer';
 import { checkRecipients, receivedLine, relayTarget, type RelayConfig } from '../shared/domain/relay.ts';
-import type { TeamStore } from './team-store.ts';
+import type { StoredEmail, TeamStore } from './team-store.ts';
 
 /** What the relay answered, in one sentence for the user, with its own words. */
 export interface ReleaseAnswer {
@@ -47,12 +47,10 @@ function failure(error: unknown, target: string, timeoutMs: number): string {
   return `${target}: ${e.message ?? String(error)}`;
 }
 
-/** A stored email released: its bytes as caught, its sender as the envelope's. Null when it is not there. */
-export async function releaseStored(team: TeamStore, emailId: string, to: readonly string[], config: RelayConfig | null): Promise<ReleaseAnswer | null> {
-  const email = team.getEmail(emailId);
-  const raw = email ? team.content(email.id)?.raw : undefined;
-  if (!email || !raw) return null;
-  return releaseMessage(raw, to, email.sender.email, config);
+/** A stored email released: its bytes as caught, its sender as the envelope's. Null when its bytes are gone. */
+export async function releaseStored(team: TeamStore, email: StoredEmail, to: readonly string[], config: RelayConfig | null): Promise<ReleaseAnswer | null> {
+  const raw = team.content(email.id)?.raw;
+  return raw ? releaseMessage(raw, to, email.sender.email, config) : null;
 }
 
 /**

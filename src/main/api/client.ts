@@ -53,14 +53,12 @@ export class ServiceClient {
   private readonly transport: Transport;
   private readonly rules: AutomationsClient;
 
-  /** `?whole=delivery` on the catcher's writes and reads: they reach every row of the message. */
-  private readonly whole: string;
+  /** The catcher's own service: one entry per delivery, its reads and writes reaching every row of the message. */
   private readonly byDelivery: boolean;
 
   constructor(connection: Connection, http: Partial<HttpOptions> = {}) {
     this.transport = new Transport(connection, http);
     this.byDelivery = connection.byDelivery === true;
-    this.whole = this.byDelivery ? '?whole=delivery' : '';
     this.rules = new AutomationsClient(this.transport);
   }
 
@@ -110,6 +108,11 @@ export class ServiceClient {
       this.generation += 1;
       this.pages.clear();
     }
+  }
+
+  /** `?whole=delivery` on a read or write of the catcher's: it reaches every row of the message. */
+  private get whole(): string {
+    return this.byDelivery ? '?whole=delivery' : '';
   }
 
   /** Recent list pages, with the bytes each was read from. */

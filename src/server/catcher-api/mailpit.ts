@@ -231,7 +231,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
     const to = (request.body as { To?: unknown } | null)?.To;
     if (!Array.isArray(to) || to.length === 0 || !to.every((t) => typeof t === 'string')) return badRequest(reply, 'To is required: a list of addresses, such as {"To": ["you@example.test"]}');
     const email = emailById(request.team, request.params.id);
-    const answer = email ? await releaseStored(request.team, email.id, to as string[], options.service.relay.config) : null;
+    const answer = email ? await releaseStored(request.team, email, to as string[], options.service.relay.config) : null;
     if (!answer) return notFound(reply);
     // Mailpit's "ok" for its clients; the relay's own answer beside it, for the app to show.
     return reply

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { CATCHER_ID, isLoopbackHost, type CatcherState } from '../../../../shared/domain/catcher.ts';
 import { useKeyHints } from '../commands/use-hints.ts';
+import { ApplyOrUndo, FormProblem } from './form-parts.tsx';
 import { useStore } from '../../store.ts';
 import { ApiForTests } from './ApiForTests.tsx';
 import { RelayForm } from './RelayForm.tsx';
@@ -189,17 +190,8 @@ export function CatcherSettings() {
           {withKey('Fresh addresses', 'loop.new-address')} look like
           <input value={draft.addressPattern} onChange={(e) => change({ addressPattern: e.target.value })} />
         </label>
-        {problem && (
-          <p className="field-error" role="alert">
-            {problem}
-          </p>
-        )}
-        <div className="form-actions">
-          <button type="submit">Apply</button>
-          <button type="button" onClick={() => setDraft(null)}>
-            Undo changes
-          </button>
-        </div>
+        <FormProblem problem={problem} />
+        <ApplyOrUndo apply="Apply" onUndo={() => setDraft(null)} />
       </form>
       {state.status === 'listening' && <ChaosForm chaos={state.chaos ?? CHAOS_OFF} />}
       {state.relay && <RelayForm relay={state.relay} />}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { CHAOS_STAGES, checkChaos, COMMON_CODES, STAGE_NAMES, type ChaosSettings, type ChaosStage } from '../../../../shared/domain/chaos.ts';
+import { ApplyOrUndo, FormProblem } from './form-parts.tsx';
 import { useStore } from '../../store.ts';
 
 type Mode = 'off' | 'percent' | 'next';
@@ -115,17 +116,8 @@ export function ChaosForm({ chaos }: { chaos: ChaosSettings }) {
         <input type="checkbox" checked={draft.pinned} onChange={(e) => setDraft({ ...draft, pinned: e.target.checked })} />
         Pin: keep chaos on after a restart
       </label>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit">Apply chaos</button>
-        <button type="button" onClick={() => setDraft(null)}>
-          Undo changes
-        </button>
-      </div>
+      <FormProblem problem={problem} />
+      <ApplyOrUndo apply="Apply chaos" onUndo={() => setDraft(null)} />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { checkRelaySettings, type RelaySecurity, type RelaySettings } from '../../../../shared/domain/relay.ts';
+import { ApplyOrUndo, FormProblem } from './form-parts.tsx';
 import { useStore } from '../../store.ts';
 
 interface Draft {
@@ -81,17 +82,8 @@ export function RelayForm({ relay }: { relay: { settings: RelaySettings; hasPass
         <input value={draft.envelopeFrom} autoComplete="off" onChange={(e) => change({ envelopeFrom: e.target.value })} />
       </label>
       {relay.settings.host !== '' && <p className="hint">{relay.consented ? `You allowed ${relay.settings.host}.` : `Inbox Desk will ask you to allow ${relay.settings.host} the first time.`}</p>}
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit">Save relay</button>
-        <button type="button" onClick={() => setDraft(null)}>
-          Undo changes
-        </button>
-      </div>
+      <FormProblem problem={problem} />
+      <ApplyOrUndo apply="Save relay" onUndo={() => setDraft(null)} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { parseRecipients } from '../../../../shared/domain/relay.ts';
 import { Modal } from '../../Modal.tsx';
 import { useStore } from '../../store.ts';
+import { FormProblem } from './form-parts.tsx';
 
 /** Release: the open email sent on to a real inbox through the user's relay, to addresses on the allowlist. */
 export function ReleaseDialog() {
@@ -62,11 +63,7 @@ function ReleaseForm({ emailId }: { emailId: string }) {
           Send to
           <input value={to} autoComplete="off" spellCheck={false} onChange={(e) => setTo(e.target.value)} />
         </label>
-        {problem && (
-          <p className="field-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <FormProblem problem={problem} />
         <div className="form-actions">
           <button type="submit" disabled={sending}>
             {sending ? 'Sending…' : 'Send'}
