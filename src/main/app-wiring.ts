@@ -6,7 +6,7 @@
  * (test/unit/app-wiring.test.ts). No electron import here.
  */
 import { join } from 'node:path';
-import type { HandlerDeps, Handlers } from './handlers.ts';
+import type { DesktopPort, Handlers } from './handlers.ts';
 import { registerIpc, type IpcRegistry } from './ipc.ts';
 import { flushBeforeQuit, focusExisting, mayClose } from './lifecycle.ts';
 import { rendererResponse } from './renderer-files.ts';
@@ -115,8 +115,8 @@ export interface DesktopLike<W> {
  */
 export function desktopServices<W extends WindowLike & { show(): void }>(
   desktop: DesktopLike<W>,
-): Pick<HandlerDeps, 'openExternal' | 'confirm' | 'saveFile' | 'notify' | 'copyText' | 'print'> {
-  const saveFile: HandlerDeps['saveFile'] = async (suggestedName, bytes) => {
+): Pick<DesktopPort, 'openExternal' | 'confirm' | 'saveFile' | 'notify' | 'copyText' | 'print'> {
+  const saveFile: DesktopPort['saveFile'] = async (suggestedName, bytes) => {
     const window = desktop.mainWindow();
     if (!window) return null;
     // suggestedName is already a plain file name (file-names.ts).

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DesktopLike } from './app-wiring.ts';
-import type { HandlerDeps } from './handlers.ts';
+import type { BenchPort } from './handlers.ts';
 import { openHidden } from './hidden-window.ts';
 
 /** The isolated world main's checks run in, beside an inspected email (never its own). */
@@ -80,7 +80,7 @@ export function electronDesktop(options: { mainWindow: () => BrowserWindow | nul
  * preload. The document's policy lets none of its own scripts run (it is
  * sanitized besides); main's run in an isolated world beside it. The guards apply.
  */
-export function electronInspector(tempDir: string): NonNullable<HandlerDeps['inspector']> {
+export function electronInspector(tempDir: string): NonNullable<BenchPort['inspector']> {
   return (document, width) => {
     const make = () =>
       new BrowserWindow({

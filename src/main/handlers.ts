@@ -18,7 +18,7 @@ import { ShownImages } from './qa/shown-images.ts';
 import { loopHandlers, testerLoop } from './handlers/loop.ts';
 import type { TesterLoop } from './tester-loop.ts';
 
-export type { HandlerDeps, HandlerTable, InspectorPage } from './handlers/context.ts';
+export type { BenchPort, DesktopPort, HandlerDeps, HandlerTable, InspectorPage, KeptPort, MailPort } from './handlers/context.ts';
 export type { ConsentQuestion } from './connect.ts';
 export { toBridgeError } from './api/errors.ts';
 
@@ -45,10 +45,16 @@ export interface Handlers {
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
-  const { accounts } = deps;
+  const { accounts, mail, desktop } = deps;
+  const { catcher } = mail;
   const session = new AccountSession({
-    ...deps,
-    ...(deps.catcher ? { startCatcher: () => deps.catcher!.connection() } : {}),
+    accounts,
+    emit: deps.emit,
+    setTimer: deps.setTimer,
+    startDemo: mail.startDemo,
+    http: mail.http,
+    pendingDeletesPath: deps.kept?.pendingDeletesPath,
+    ...(catcher ? { startCatcher: () => catcher.connection() } : {}),
     onDeleteRefused: (entry, error) => deps.emit('deleteFailed', { id: entry.id, kind: entry.kind, error: toBridgeError(error, secrets.all()) }),
     onDeleteSent: (entry) => deps.emit('deleteSettled', { id: entry.id, kind: entry.kind }),
   });
@@ -59,10 +65,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     emit: deps.emit,
     withClient: (run) => session.withClient(run),
     secrets,
-    allowPrivateTarget: privateTargetConsent(accounts, deps.confirm),
+    allowPrivateTarget: privateTargetConsent(accounts, desktop.confirm),
   };
-  const loop = testerLoop(context, deps, () => poller.arrived());
-  const poller = mailPoller(context, deps, (emails) => void loop.newMail(emails));
+  const loop = testerLoop(context, { ...desktop, catcher, setTimer: deps.setTimer }, () => poller.arrived());
+  const poller = mailPoller(context, { ...mail, ...desktop, ...deps.kept }, (emails) => void loop.newMail(emails));
   loop.applyShortcut(accounts.settings.copyCodeShortcut);
   const endSession = (): void => {
     session.end();
@@ -75,12 +81,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   // The catcher says what it is doing (starting, listening, its port taken), and when mail arrives:
   // the switcher and Settings follow, and the list it shows polls at once.
   const stopCatcher = [
-    deps.catcher?.onChange((state) => {
+    catcher?.onChange((state) => {
       // Chaos set through the API (Mailpit's PUT) is kept like chaos set here: across restarts only when pinned.
       if (state.chaos) void accounts.keepChaos(state.chaos);
       announce();
     }),
-    deps.catcher?.onArrival(() => {
+    catcher?.onArrival(() => {
       if (accounts.activeId !== CATCHER_ID) return;
       poller.arrived();
       loop.arrived();
@@ -91,9 +97,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   return {
     table: {
-      ...mailHandlers(context, poller, deps),
+      ...mailHandlers(context, poller, { ...desktop, ...deps.kept }),
       ...automations,
-      ...qaHandlers(context, deps, shownImages),
+      ...qaHandlers(context, { ...desktop, ...deps.bench }, shownImages),
       ...accountRest,
       updateSettings: async (patch) => {
         const settings = await updateSettings(patch);

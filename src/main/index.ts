@@ -58,26 +58,28 @@ if (!app.requestSingleInstanceLock()) {
     };
     const handlers = createHandlers({
       accounts,
-      startDemo: demo.start,
-      catcher,
-      ...desktopServices(desktop),
-      emit,
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
-      installUpdate: () => updates?.install(),
-      // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
-      setBadgeCount: (count) => void app.setBadgeCount(count),
-      // The keys beside the menu's items follow the user's keymap: the renderer says them, the menu is built again.
-      setMenuKeys: (keys) => installMenu(menuActions, app.isPackaged, keys),
-      compatWorker: join(import.meta.dirname, 'compat-worker.js'),
-      axeSource: () => import('./qa/axe-source.ts').then((module) => module.AXE_SOURCE),
-      inspector: electronInspector(app.getPath('temp')),
-      pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'),
-      snapshots,
-      shortcuts: {
-        register: (accelerator, run) => globalShortcut.register(accelerator, run),
-        unregister: (accelerator) => globalShortcut.unregister(accelerator),
+      emit,
+      mail: { startDemo: demo.start, catcher },
+      desktop: {
+        ...desktopServices(desktop),
+        installUpdate: () => updates?.install(),
+        // The dock (macOS) or the launcher (Linux, Unity) shows it; elsewhere it is ignored.
+        setBadgeCount: (count) => void app.setBadgeCount(count),
+        // The keys beside the menu's items follow the user's keymap: the renderer says them, the menu is built again.
+        setMenuKeys: (keys) => installMenu(menuActions, app.isPackaged, keys),
+        shortcuts: {
+          register: (accelerator, run) => globalShortcut.register(accelerator, run),
+          unregister: (accelerator) => globalShortcut.unregister(accelerator),
+        },
+        onLoopState: (state) => tray?.show(state),
       },
-      onLoopState: (state) => tray?.show(state),
+      kept: { pendingDeletesPath: join(app.getPath('userData'), 'pending-deletes.json'), snapshots },
+      bench: {
+        compatWorker: join(import.meta.dirname, 'compat-worker.js'),
+        axeSource: () => import('./qa/axe-source.ts').then((module) => module.AXE_SOURCE),
+        inspector: electronInspector(app.getPath('temp')),
+      },
     });
     // The tray (the menu bar on macOS): the newest code, one click from the clipboard.
     tray = systemTray(

@@ -264,52 +264,53 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   let tray: SystemTray | null = null;
   const handlers = createHandlers({
     accounts,
-    startDemo: demo.start,
-    catcher,
-    ...desktopServices(desktop),
-    compatWorker: resolve('src/main/compat-worker.ts'),
-    axeSource: () => readFile(resolve('node_modules/axe-core/axe.min.js'), 'utf8'),
-    // Main's hidden inspector window: a page of its own, its requests recorded (and refused beyond
-    // this machine); main's scripts run beside the document as Electron's isolated world runs them.
-    inspector: async (html, width) => {
-      inspectedDocuments.push(html);
-      const inspectContext = await browser.newContext({ viewport: { width, height: 800 } });
-      await inspectContext.route('**/*', (route) => {
-        inspectorRequests.push(route.request().url());
-        return passOrRefuse(route);
-      });
-      const inspectPage = await inspectContext.newPage();
-      await inspectPage.setContent(html, { waitUntil: 'load' });
-      const height = await inspectPage.evaluate(() => document.documentElement.scrollHeight);
-      await inspectPage.setViewportSize({ width, height: Math.min(6000, Math.max(200, height)) });
-      return {
-        evaluate: (script) => inspectPage.evaluate(script),
-        screenshot: () => inspectPage.screenshot({ fullPage: false }),
-        close: () => void inspectContext.close(),
-      };
-    },
-    emit,
     app: { name: 'Inbox Desk', version: 'test', platform: process.platform },
-    http: options.http,
-    installUpdate: () => {
-      handle.installUpdateCalls += 1;
-    },
-    setMenuKeys: (keys) => void handle.menuKeys.push(keys),
-    pollIntervalMs: options.pollIntervalMs,
-    snapshots,
-    setBadgeCount: (count) => {
-      handle.badgeCount = count;
-    },
-    // Electron's globalShortcut: registering fails where another app holds the keys.
-    shortcuts: {
-      register: (accelerator, run) => {
-        if (options.takenShortcuts?.includes(accelerator) || shortcuts.has(accelerator)) return false;
-        shortcuts.set(accelerator, run);
-        return true;
+    emit,
+    mail: { startDemo: demo.start, catcher, http: options.http, pollIntervalMs: options.pollIntervalMs },
+    desktop: {
+      ...desktopServices(desktop),
+      installUpdate: () => {
+        handle.installUpdateCalls += 1;
       },
-      unregister: (accelerator) => void shortcuts.delete(accelerator),
+      setMenuKeys: (keys) => void handle.menuKeys.push(keys),
+      setBadgeCount: (count) => {
+        handle.badgeCount = count;
+      },
+      // Electron's globalShortcut: registering fails where another app holds the keys.
+      shortcuts: {
+        register: (accelerator, run) => {
+          if (options.takenShortcuts?.includes(accelerator) || shortcuts.has(accelerator)) return false;
+          shortcuts.set(accelerator, run);
+          return true;
+        },
+        unregister: (accelerator) => void shortcuts.delete(accelerator),
+      },
+      onLoopState: (state) => tray?.show(state),
     },
-    onLoopState: (state) => tray?.show(state),
+    kept: { snapshots },
+    bench: {
+      compatWorker: resolve('src/main/compat-worker.ts'),
+      axeSource: () => readFile(resolve('node_modules/axe-core/axe.min.js'), 'utf8'),
+      // Main's hidden inspector window: a page of its own, its requests recorded (and refused beyond
+      // this machine); main's scripts run beside the document as Electron's isolated world runs them.
+      inspector: async (html, width) => {
+        inspectedDocuments.push(html);
+        const inspectContext = await browser.newContext({ viewport: { width, height: 800 } });
+        await inspectContext.route('**/*', (route) => {
+          inspectorRequests.push(route.request().url());
+          return passOrRefuse(route);
+        });
+        const inspectPage = await inspectContext.newPage();
+        await inspectPage.setContent(html, { waitUntil: 'load' });
+        const height = await inspectPage.evaluate(() => document.documentElement.scrollHeight);
+        await inspectPage.setViewportSize({ width, height: Math.min(6000, Math.max(200, height)) });
+        return {
+          evaluate: (script) => inspectPage.evaluate(script),
+          screenshot: () => inspectPage.screenshot({ fullPage: false }),
+          close: () => void inspectContext.close(),
+        };
+      },
+    },
   });
   // Main's tray glue (tray.ts) over a stand-in Tray and Menu.
   let trayShown: AppHandle['tray'] = null;

@@ -40,15 +40,19 @@ describe('attachment names', () => {
     const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
     const handlers = createHandlers({
       accounts,
-      startDemo: async () => {
-        throw new Error('no demo');
+      mail: {
+        startDemo: async () => {
+          throw new Error('no demo');
+        },
       },
-      openExternal: async () => undefined,
-      saveFile: async (name) => {
-        offered.push(name);
-        return null;
+      desktop: {
+        openExternal: async () => undefined,
+        saveFile: async (name) => {
+          offered.push(name);
+          return null;
+        },
+        confirm: async () => false,
       },
-      confirm: async () => false,
       emit: () => undefined,
       app: { name: 'x', version: 'x', platform: 'linux' },
     });

@@ -28,7 +28,7 @@ describe('handlers over two accounts', () => {
     await b.inject(rawMail({ subject: 'Mail of team B' }));
     accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
     handlers = mainHandlers(accounts, {
-      confirm: async () => false,
+      desktop: { confirm: async () => false },
       emit: <E extends keyof Events>(event: E, payload: Events[E]) => events.push({ event, payload }),
     });
   });
@@ -113,7 +113,7 @@ describe('a switch while the demo is still starting', () => {
     const slow = await stubServer((_q, r) => setTimeout(() => sendJson(r, 200, { data: [], links: {}, meta: { current_page: 1, last_page: 1, per_page: 25, total: 7 } }), 300));
     let demoUp: (connection: { baseUrl: string; teamId: string; token: string }) => void = () => undefined;
     const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
-    const handlers = mainHandlers(accounts, { startDemo: () => new Promise((resolve) => (demoUp = resolve)) });
+    const handlers = mainHandlers(accounts, { mail: { startDemo: () => new Promise((resolve) => (demoUp = resolve)) } });
     try {
       // The first screen asks the demo for its list; the demo's worker is still starting.
       const demoList = dispatch(handlers, 'listEmails', {});

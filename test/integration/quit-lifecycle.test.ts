@@ -101,7 +101,7 @@ describe('quitting never loses a confirmed write (a model of the lifecycle again
     const start = async () => {
       clock = manualClock();
       const accounts = await AccountManager.load(join(home, 'settings.json'), new TokenVault(cipher));
-      handlers = mainHandlers(accounts, { pendingDeletesPath: join(home, 'pending-deletes.json'), setTimer: clock.setTimer });
+      handlers = mainHandlers(accounts, { kept: { pendingDeletesPath: join(home, 'pending-deletes.json') }, setTimer: clock.setTimer });
       electron = standInElectron(closeGuard({ mainWindow: () => ({}), dialog: { showMessageBoxSync: () => (keepEditing ? 0 : 1) } as never }, handlers.unsavedDraft));
       wireReady(electron.app, { ipcMain: { handle: () => undefined }, protocol: { handle: () => undefined }, handlers, rendererDir: '/nowhere', onWillQuit: () => undefined, onSignal: electron.onSignal });
       if (accounts.summaries().length === 0) {

@@ -129,7 +129,7 @@ suite('the MailCare flavor against the real MailCare (issue 24)', () => {
   });
 
   it('checks an HTML email’s compatibility from MailCare’s HTML body, line for line as the email has it', async () => {
-    const main = await appMain(undefined, { compatWorker: resolve('src/main/compat-worker.ts') });
+    const main = await appMain(undefined, { bench: { compatWorker: resolve('src/main/compat-worker.ts') } });
     const listed = await list(main, { limit: 10 });
     let checked = 0;
     for (const [i, name] of [attachmentMail, '007.eml', '006.eml', '005.eml'].entries()) {

@@ -43,10 +43,12 @@ describe('Release from the app, through main', () => {
     catcher.setRelay(accounts.relayConfig());
     await catcher.apply(settings, null, false);
     const made = mainHandlers(accounts, {
-      catcher,
-      confirm: async (question) => {
-        asked.push(question);
-        return answer;
+      mail: { catcher },
+      desktop: {
+        confirm: async (question) => {
+          asked.push(question);
+          return answer;
+        },
       },
     });
     handlers = made.table;

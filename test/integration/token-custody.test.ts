@@ -26,14 +26,18 @@ describe('token custody', () => {
     accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(keyring ? cipher : testCipher(false)));
     handlers = createHandlers({
       accounts,
-      startDemo: async () => {
-        throw new Error('no demo here');
+      mail: {
+        startDemo: async () => {
+          throw new Error('no demo here');
+        },
       },
-      openExternal: async () => undefined,
-      saveFile: async () => null,
-      confirm: async (question) => {
-        asked.push(question);
-        return answer;
+      desktop: {
+        openExternal: async () => undefined,
+        saveFile: async () => null,
+        confirm: async (question) => {
+          asked.push(question);
+          return answer;
+        },
       },
       emit: () => undefined,
       app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },

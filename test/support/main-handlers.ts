@@ -1,20 +1,30 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AccountManager } from '../../src/main/account/accounts.ts';
-import { createHandlers, type HandlerDeps, type Handlers } from '../../src/main/handlers.ts';
+import { createHandlers, type BenchPort, type DesktopPort, type HandlerDeps, type Handlers, type KeptPort, type MailPort } from '../../src/main/handlers.ts';
+
+/** What a test changes: any shared field, and any part of a port. */
+export type HandlerOverrides = Partial<Omit<HandlerDeps, 'mail' | 'desktop' | 'kept' | 'bench'>> & {
+  mail?: Partial<MailPort>;
+  desktop?: Partial<DesktopPort>;
+  kept?: KeptPort;
+  bench?: BenchPort;
+};
 
 /** Main's handlers as the app builds them, with no demo and the desktop's prompts answered yes. */
-export function mainHandlers(accounts: AccountManager, overrides: Partial<HandlerDeps> = {}): Handlers {
+export function mainHandlers(accounts: AccountManager, overrides: HandlerOverrides = {}): Handlers {
+  const { mail, desktop, ...shared } = overrides;
   return createHandlers({
     accounts,
-    startDemo: async () => {
-      throw new Error('no demo');
-    },
-    openExternal: async () => undefined,
-    saveFile: async () => null,
-    confirm: async () => true,
     emit: () => undefined,
     app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
-    ...overrides,
+    ...shared,
+    mail: {
+      startDemo: async () => {
+        throw new Error('no demo');
+      },
+      ...mail,
+    },
+    desktop: { openExternal: async () => undefined, saveFile: async () => null, confirm: async () => true, ...desktop },
   });
 }
 

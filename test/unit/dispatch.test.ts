@@ -19,10 +19,8 @@ describe('main: dispatch checks every call before anything runs', () => {
     const accounts = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
     handlers = createHandlers({
       accounts,
-      startDemo,
-      openExternal,
-      saveFile: async () => null,
-      confirm: async () => false,
+      mail: { startDemo },
+      desktop: { openExternal, saveFile: async () => null, confirm: async () => false },
       emit: () => undefined,
       app: { name: 'Inbox Desk', version: 'test', platform: 'linux' },
     });
@@ -99,7 +97,7 @@ describe('main: dispatch checks every call before anything runs', () => {
     await writeFile(join(dir, 'settings.json'), '{"version": 1, "acc');
     await rm(join(dir, 'settings.json.bak'));
     const damaged = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher()));
-    const fresh = createHandlers({ accounts: damaged, startDemo, openExternal, saveFile: async () => null, confirm: async () => false, emit: () => undefined, app: { name: 'x', version: 'x', platform: 'x' } });
+    const fresh = createHandlers({ accounts: damaged, mail: { startDemo }, desktop: { openExternal, saveFile: async () => null, confirm: async () => false }, emit: () => undefined, app: { name: 'x', version: 'x', platform: 'x' } });
     expect(await dispatch(fresh, 'getAccounts', undefined)).toMatchObject({ ok: true, value: { settingsRecovered: true, accounts: [] } });
   });
 
@@ -118,12 +116,14 @@ describe('main: unexpected failures', () => {
     await accounts.save({ name: 'A', baseUrl: 'https://a.test', teamId: 't', token: 'tok-leaky-999' });
     const handlers = createHandlers({
       accounts,
-      startDemo: async () => ({ baseUrl: 'http://127.0.0.1:1', teamId: 'd', token: 'x' }),
-      openExternal: async () => {
-        throw new Error('crashed while holding tok-leaky-999');
+      mail: { startDemo: async () => ({ baseUrl: 'http://127.0.0.1:1', teamId: 'd', token: 'x' }) },
+      desktop: {
+        openExternal: async () => {
+          throw new Error('crashed while holding tok-leaky-999');
+        },
+        saveFile: async () => null,
+        confirm: async () => false,
       },
-      saveFile: async () => null,
-      confirm: async () => false,
       emit: () => undefined,
       app: { name: 'x', version: 'x', platform: 'x' },
     });

@@ -48,7 +48,10 @@ export function accountsState(accounts: AccountManager, catcher: Catcher | undef
 
 export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endSession: () => void): AccountHandlers & { announce: () => AccountsState } {
   const { accounts, session } = context;
-  const state = () => accountsState(accounts, deps.catcher);
+  const { mail, desktop } = deps;
+  const { catcher } = mail;
+  const connect = { accounts, confirm: desktop.confirm, http: mail.http };
+  const state = () => accountsState(accounts, catcher);
   const announce = (): AccountsState => {
     // Accounts changed: the secrets to redact are read again when next needed.
     context.secrets.forget();
@@ -60,11 +63,11 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
     announce,
     getAccounts: async () => state(),
     saveAccount: async (input) => {
-      const id = await saveAccount(input, deps);
+      const id = await saveAccount(input, connect);
       if (session.activeKey === id) endSession();
       return announce();
     },
-    testConnection: (input) => testConnection(input, deps),
+    testConnection: (input) => testConnection(input, connect),
     switchAccount: async ({ id }) => {
       // Deletes waiting for their undo window belong to the account they were made in.
       await session.flush('running');
@@ -74,26 +77,26 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
     },
     removeAccount: async ({ id }) => {
       await accounts.remove(id);
-      deps.snapshots?.forget(id);
+      deps.kept?.snapshots?.forget(id);
       if (session.activeKey === id || accounts.activeId === null) endSession();
       return announce();
     },
     setChaos: async ({ chaos }) => {
       const checked = checkChaos(chaos);
       if (typeof checked === 'string') throw new ServiceError('validation', checked);
-      if (!deps.catcher) throw new ServiceError('validation', 'This build has no catcher.');
-      deps.catcher.setChaos(checked);
+      if (!catcher) throw new ServiceError('validation', 'This build has no catcher.');
+      catcher.setChaos(checked);
       await accounts.keepChaos(checked);
       return announce();
     },
     updateRelay: async ({ settings, password }) => {
       await accounts.updateRelay(settings, password);
       // The service releases only through a relay the user allowed: a new one waits for the dialog.
-      deps.catcher?.setRelay(accounts.relayConfig());
+      catcher?.setRelay(accounts.relayConfig());
       return announce();
     },
     releaseEmail: async ({ id, to }) => {
-      if (!deps.catcher) throw new ServiceError('validation', 'This build has no catcher.');
+      if (!catcher) throw new ServiceError('validation', 'This build has no catcher.');
       if (accounts.activeId !== CATCHER_ID) throw new ServiceError('validation', 'Release sends mail This computer caught: open This computer first.');
       const relay = accounts.relay;
       if (relay.host === '') throw new ServiceError('validation', 'Set a relay first: Settings → This computer → Send to a real inbox.');
@@ -106,24 +109,24 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
       }
       if (!accounts.relayConsented()) {
         // The first send through a relay is the user's word in main's own dialog, never the renderer's.
-        if (!(await deps.confirm(relayQuestion(relayTarget(relay), relay.user, relay.allowlist)))) return { ok: false, message: `Not sent: ${relayTarget(relay)} was not allowed.` };
+        if (!(await desktop.confirm(relayQuestion(relayTarget(relay), relay.user, relay.allowlist)))) return { ok: false, message: `Not sent: ${relayTarget(relay)} was not allowed.` };
         await accounts.consentToRelay();
         announce();
       }
-      deps.catcher.setRelay(accounts.relayConfig());
-      const answer = await deps.catcher.release(id, to);
+      catcher.setRelay(accounts.relayConfig());
+      const answer = await catcher.release(id, to);
       if (answer === null) throw new ServiceError('not-found', 'That email is no longer on This computer.');
       return { ok: answer.ok, message: answer.message };
     },
     copyCatcherToken: async () => {
-      const token = deps.catcher?.apiToken() ?? null;
-      if (token !== null) deps.copyText?.(token);
-      return { copied: token !== null && deps.copyText !== undefined };
+      const token = catcher?.apiToken() ?? null;
+      if (token !== null) desktop.copyText?.(token);
+      return { copied: token !== null && desktop.copyText !== undefined };
     },
     updateCatcher: async ({ password, ...patch }) => {
       const settings = await accounts.updateCatcher(patch, password);
       // Started again where it must listen or keep mail differently; an open client reconnects.
-      await deps.catcher?.apply(settings, accounts.catcherPassword(), accounts.catcherHasPassword);
+      await catcher?.apply(settings, accounts.catcherPassword(), accounts.catcherHasPassword);
       if (session.activeKey === CATCHER_ID) endSession();
       return announce();
     },
@@ -132,16 +135,16 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
     openExternal: async ({ url }) => {
       const safe = normaliseExternalUrl(url);
       if (safe === null) throw new ServiceError('bad-request', 'Only web and mailto links open outside the app.');
-      await deps.openExternal(safe);
+      await desktop.openExternal(safe);
       return null;
     },
     getAppInfo: async () => ({ ...deps.app, demo: accounts.activeId === null }),
     setMenuKeys: async ({ keys }) => {
-      deps.setMenuKeys?.(keys);
+      desktop.setMenuKeys?.(keys);
       return null;
     },
     installUpdate: async () => {
-      deps.installUpdate?.();
+      desktop.installUpdate?.();
       return null;
     },
   };

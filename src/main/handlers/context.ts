@@ -1,6 +1,6 @@
 /**
  * What every domain's handlers share: the table they fill in, what main
- * hands them (HandlerDeps), the open account session, the secrets to keep out
+ * hands them (HandlerDeps and its ports), the open account session, the secrets to keep out
  * of messages (redaction), and main's consent for private targets. Built once
  * by ../handlers.ts; each domain module takes it, and none imports that file.
  */
@@ -18,49 +18,74 @@ import { privateTargetQuestion, type ConsentQuestion } from '../connect.ts';
 
 export type HandlerTable = { [M in Method]: (arg: ParsedArgs[M]) => Promise<Results[M]> };
 
+/**
+ * What main hands the handlers, in four ports and the few things every
+ * domain shares. A domain takes only the ports it uses; tests hand in their
+ * own port where they stand in for the desktop or the clock.
+ */
 export interface HandlerDeps {
   accounts: AccountManager;
+  app: { name: string; version: string; platform: string };
+  emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  /** Timers for the undo windows and the tester's loop (tests hand in their own clock). */
+  setTimer?: (run: () => void, ms: number) => () => void;
+  mail: MailPort;
+  desktop: DesktopPort;
+  kept?: KeptPort;
+  bench?: BenchPort;
+}
+
+/** Where mail comes from and how it is reached. */
+export interface MailPort {
   /** Starts (once) the bundled reference service and answers how to reach it. */
   startDemo: () => Promise<Connection>;
   /** "This computer": the catcher (catcher.ts), absent in builds and tests without one. */
   catcher?: Catcher;
+  http?: Partial<HttpOptions>;
+  /** How often main polls the watched list (default 30 s). */
+  pollIntervalMs?: number;
+}
+
+/** What only the desktop does: ask, open, save, copy, print, notify, and the shell's badge, menu, tray, shortcut and updates. */
+export interface DesktopPort {
   openExternal: (url: string) => Promise<void>;
   /** Asks the user where to save; answers the path, or null when cancelled. */
   saveFile: (suggestedName: string, bytes: Buffer) => Promise<string | null>;
-  emit: <E extends EventName>(event: E, payload: Events[E]) => void;
   /**
    * Asks the user in main's own (native) dialog; true only on an explicit yes.
    * Consent that weakens token custody is never taken from the renderer's word.
    */
   confirm: (question: ConsentQuestion) => Promise<boolean>;
-  app: { name: string; version: string; platform: string };
-  http?: Partial<HttpOptions>;
-  /** Quits and installs a downloaded update (absent where updates are off). */
-  installUpdate?: () => void;
-  /** The menu shown again with these keys beside its items (the renderer's registry and the user's keymap). */
-  setMenuKeys?: (keys: MenuKeys) => void;
-  /** The journal of deletes in their undo window, so that quitting, a crash or the OS ending the app loses none. */
-  pendingDeletesPath?: string;
-  /** Timers for the undo windows (tests hand in their own clock). */
-  setTimer?: (run: () => void, ms: number) => () => void;
-  /** How often main polls the watched list (default 30 s). */
-  pollIntervalMs?: number;
   /** A desktop notification (Electron's Notification), when the user turned them on; `copy` is what its Copy action copies. */
   notify?: (note: { title: string; body: string; copy: string | null }) => void;
-  /** The system-wide shortcut that copies the newest code (Electron's globalShortcut). */
-  shortcuts?: LoopDeps['shortcuts'];
-  /** The first screen of each account as it last stood (list-snapshot.ts): painted at the next start before the server answers. */
-  snapshots?: ListSnapshots;
-  /** The tester's loop changed (the tray shows its newest code). */
-  onLoopState?: (state: LoopState) => void;
-  /** The dock/taskbar badge, where the platform has one. */
-  setBadgeCount?: (count: number) => void;
   /** The system clipboard (the renderer has no clipboard permission). */
   copyText?: (text: string) => void;
-  /** The HTML compatibility check's worker (compat-worker.ts, built beside index.js). */
-  compatWorker?: string | URL;
   /** Prints a document (the system's dialog), or renders it as PDF and saves it where the user chooses. */
   print?: (document: string, mode: 'print' | 'pdf', suggestedName: string) => Promise<{ printed: boolean; savedTo: string | null }>;
+  /** The dock/taskbar badge, where the platform has one. */
+  setBadgeCount?: (count: number) => void;
+  /** The menu shown again with these keys beside its items (the renderer's registry and the user's keymap). */
+  setMenuKeys?: (keys: MenuKeys) => void;
+  /** Quits and installs a downloaded update (absent where updates are off). */
+  installUpdate?: () => void;
+  /** The system-wide shortcut that copies the newest code (Electron's globalShortcut). */
+  shortcuts?: LoopDeps['shortcuts'];
+  /** The tester's loop changed (the tray shows its newest code). */
+  onLoopState?: (state: LoopState) => void;
+}
+
+/** What outlives a run. */
+export interface KeptPort {
+  /** The journal of deletes in their undo window, so that quitting, a crash or the OS ending the app loses none. */
+  pendingDeletesPath?: string;
+  /** The first screen of each account as it last stood (list-snapshot.ts): painted at the next start before the server answers. */
+  snapshots?: ListSnapshots;
+}
+
+/** The tester's bench engines, absent in builds and tests without them. */
+export interface BenchPort {
+  /** The HTML compatibility check's worker (compat-worker.ts, built beside index.js). */
+  compatWorker?: string | URL;
   /**
    * A hidden window showing `document` at `width` CSS pixels, as tall as the document: scripts of the
    * document's own never run (sanitized, and its policy forbids them); main's script runs beside it

@@ -1,7 +1,7 @@
 /** The tester's loop: a fresh address watched, the newest code copied (tester-loop.ts holds the loop). */
 import { CATCHER_ID } from '../../shared/domain/catcher.ts';
 import { domainOf } from '../../shared/domain/tester-loop.ts';
-import type { HandlerDeps, HandlerTable } from './context.ts';
+import type { DesktopPort, HandlerDeps, HandlerTable, MailPort } from './context.ts';
 import { TesterLoop } from '../tester-loop.ts';
 import { realTimer } from '../timer.ts';
 import type { HandlerContext } from './context.ts';
@@ -9,7 +9,7 @@ import type { HandlerContext } from './context.ts';
 export type LoopHandlers = Pick<HandlerTable, 'newAddress' | 'stopWatch' | 'copyNewestCode' | 'getLoopState'>;
 
 /** The loop on the open account: its pattern (the catcher's, the account's, or its newest email's domain), the desktop's clipboard and notifications. */
-export function testerLoop(context: HandlerContext, deps: Pick<HandlerDeps, 'catcher' | 'copyText' | 'notify' | 'shortcuts' | 'onLoopState' | 'setTimer'>, refreshList: () => void): TesterLoop {
+export function testerLoop(context: HandlerContext, deps: Pick<MailPort, 'catcher'> & Pick<DesktopPort, 'copyText' | 'notify' | 'shortcuts' | 'onLoopState'> & Pick<HandlerDeps, 'setTimer'>, refreshList: () => void): TesterLoop {
   const { accounts, session, emit } = context;
   /** Domains learnt from a server's mail, per account: asked once, not at every N (the rate budget is the user's). */
   const learnt = new Map<string, string>();

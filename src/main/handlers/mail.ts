@@ -7,7 +7,7 @@ import type { EmailListing, ServiceClient } from '../api/client.ts';
 import { ServiceError } from '../api/errors.ts';
 import { inlineImages } from '../api/inline-images.ts';
 import { safeFileName } from '../file-names.ts';
-import type { HandlerDeps, HandlerTable } from './context.ts';
+import type { DesktopPort, HandlerTable, KeptPort, MailPort } from './context.ts';
 import { DEFAULT_POLL_MS, MailPoller } from '../poller.ts';
 import { realTimer } from '../timer.ts';
 import type { HandlerContext } from './context.ts';
@@ -35,7 +35,7 @@ const snapshotKey = (activeId: string | null) => activeId ?? 'demo';
 /** The poller that watches the list for new mail (the window visible, the rate budget allowing). */
 export function mailPoller(
   context: HandlerContext,
-  deps: Pick<HandlerDeps, 'pollIntervalMs' | 'setBadgeCount' | 'snapshots'>,
+  deps: Pick<MailPort, 'pollIntervalMs'> & Pick<DesktopPort, 'setBadgeCount'> & KeptPort,
   onNewMail: (emails: EmailListing['data']) => void,
 ): MailPoller {
   const { accounts, session, withClient, emit } = context;
@@ -56,7 +56,7 @@ export function mailPoller(
   });
 }
 
-export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: Pick<HandlerDeps, 'saveFile' | 'snapshots'>): MailHandlers {
+export function mailHandlers(context: HandlerContext, poller: MailPoller, deps: Pick<DesktopPort, 'saveFile'> & KeptPort): MailHandlers {
   const { accounts, session, withClient } = context;
   // What the app wrote (Date, From, To…) rides on the body: from the app's own services always (they cost
   // nothing), from a remote server only when its raw message is here already: the rate budget is the user's.

@@ -1,7 +1,7 @@
 /** The tester's bench in main: the link check, the compatibility check, print and PDF, the clipboard. */
 import { ServiceError } from '../api/errors.ts';
 import { checkLinks, urlsOf } from '../api/link-check.ts';
-import type { HandlerDeps, HandlerTable, InspectorPage } from './context.ts';
+import type { BenchPort, DesktopPort, HandlerTable, InspectorPage } from './context.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Email } from '../../shared/domain/email.ts';
 import { accessibilityReport, axeRunScript, type AxeAnswer } from '../qa/accessibility.ts';
@@ -39,7 +39,7 @@ async function linkBody(c: ServiceClient, email: Email): Promise<{ format: 'html
 }
 
 /** Opens `document` in the inspector, runs `use`, and closes it whatever happened. */
-async function inspect<T>(inspector: NonNullable<HandlerDeps['inspector']>, document: string, width: number, use: (page: InspectorPage) => Promise<T>): Promise<T> {
+async function inspect<T>(inspector: NonNullable<BenchPort['inspector']>, document: string, width: number, use: (page: InspectorPage) => Promise<T>): Promise<T> {
   const page = await inspector(document, width);
   try {
     return await use(page);
@@ -64,7 +64,7 @@ function asAxeAnswer(value: unknown): AxeAnswer {
 
 export function qaHandlers(
   context: HandlerContext,
-  deps: Pick<HandlerDeps, 'compatWorker' | 'print' | 'copyText' | 'inspector' | 'axeSource'>,
+  deps: Pick<DesktopPort, 'print' | 'copyText'> & BenchPort,
   shownImages: ShownImages,
 ): QaHandlers {
   const { withClient } = context;
