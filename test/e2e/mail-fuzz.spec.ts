@@ -30,19 +30,23 @@ const SEEDS = (process.env.FUZZ_SEEDS ?? '29,2911,291100,29110000,2911000000').s
 const KEY_P95_MS = 100;
 const KEY_HANG_MS = 1_000;
 /**
- * No task of the window's thread should take longer, whatever the email and the key (issue 43). Every
- * task past it is printed with its case and key; FUZZ_LONG_TASKS=fail makes it a failure. Not yet in
- * CI: the first runs found w (the preview width) up to 391 ms, 1 (back to HTML) up to 493 ms, R 404 ms
- * and Ctrl+P 158 ms on generated HTML, each still to be cut into frames.
+ * No task of the window's thread may take longer, whatever the email and the key (issue 43). A task
+ * is judged by the CPU time the window's thread spent in it, from Chromium's own trace (each task's
+ * thread time), as the keys are judged: on this 2-core machine, with another test worker beside it,
+ * a task's wall time also counts the time the thread waited for a core. The wall times the page's
+ * longtask observer saw are printed beside them.
  */
 const LONG_TASK_MS = 50;
 const longTasks: string[] = [];
+/** A task of the window's thread, from the trace: when it began, its wall and CPU time (µs). */
+interface TraceTask { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number }
 /** Every view and tool key, in the order a tester might press them; R last (it leaves for the rule form). */
 const KEYS = ['1', '2', '3', '4', '1', 'w', 'D', 'C', 'L', 'V', 'H', 'E', 'P', 'Control+p', 'w', 'w', 'D', 'R'];
 /** Every fifth email also gets the accessibility check and compare (A, B: main's hidden window, a second or so each). */
 const DEEP_KEYS = [...KEYS.slice(0, -1), 'A', 'B', 'R'];
 const DEEP_EVERY = 5;
 const FIXED_CASES = 'test/fixtures/fuzz-cases';
+const TRACE_EVERY = 40;
 
 /** Counts every request that reaches it: anything fetched from the mail before `i`. */
 async function captureServer(): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
@@ -98,13 +102,14 @@ async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string,
   };
   for (const key of deep ? DEEP_KEYS : KEYS) {
     const cpuBefore = await rendererCpuMs(cdp);
+    // In the trace, what follows this mark is this key's work (longTasksOf below).
+    await page.evaluate((name) => performance.mark(name), `fuzz ${caseName} ${key}`);
     await page.keyboard.press(key);
     const took = await lastKeyTime(page);
     times.set(key, [...(times.get(key) ?? []), (await rendererCpuMs(cdp)) - cpuBefore]);
     if (took > KEY_HANG_MS) fail(`the key ${key} answered after ${took.toFixed(0)} ms`);
     const held = await longestTask(page);
     if (held > 0) longTasks.push(`${caseName} ${key} ${held.toFixed(0)} ms`);
-    if (held > LONG_TASK_MS && process.env.FUZZ_LONG_TASKS === 'fail') fail(`the key ${key} held the window ${held.toFixed(0)} ms in one task (at most ${LONG_TASK_MS})`);
     if ((await page.locator('#root .app').count()) === 0) fail(`the app is gone after ${key}`);
     const fallen = await page.locator('[data-render-error]').allTextContents();
     if (fallen.length > 0) fail(`after ${key}: ${fallen.join(' | ')}`);
@@ -127,9 +132,50 @@ async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string,
 }
 
 /** Opens every email of the service in turn (j from the first) and drives each. */
+/**
+ * The tasks of the window's thread (the thread where the fuzzer's marks are) whose CPU time passed
+ * LONG_TASK_MS, each named by the case and key whose mark came last before it.
+ */
+function longTasksOf(trace: Buffer): { over: string[]; worst: string[] } {
+  // (`worst`: the five longest by CPU time, then the three longest by wall time.)
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceTask[] }).traceEvents;
+  const marks = events.filter((e) => e.name.startsWith('fuzz ')).sort((a, b) => a.ts - b.ts);
+  const window = marks[0];
+  if (!window) throw new Error('the trace holds none of the fuzzer’s marks');
+  const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && e.pid === window.pid && e.tid === window.tid);
+  if (tasks.length === 0 || tasks.every((task) => task.tdur === undefined)) throw new Error('the trace has no thread times for the window’s tasks');
+  const named = tasks.map((task) => {
+    const key = marks.filter((mark) => mark.ts <= task.ts).at(-1)?.name.slice('fuzz '.length) ?? 'opening';
+    return { key, cpu: (task.tdur ?? 0) / 1000, wall: (task.dur ?? 0) / 1000, text: '' };
+  });
+  for (const task of named) task.text = `${task.key}: ${task.cpu.toFixed(0)} ms CPU (${task.wall.toFixed(0)} ms wall)`;
+  const byCpu = [...named].sort((a, b) => b.cpu - a.cpu);
+  // The longest by wall time: mostly the thread waiting on another process (0 ms of CPU), printed to see.
+  const byWall = [...named].sort((a, b) => b.wall - a.wall).slice(0, 3);
+  return { over: byCpu.filter((task) => task.cpu > LONG_TASK_MS).map((task) => task.text), worst: [...byCpu.slice(0, 5), ...byWall].map((task) => task.text) };
+}
+
 async function driveAll(app: AppHandle, service: RunningService, team: string, capture: { hits: string[] }, count: number): Promise<void> {
   const times: KeyTimes = new Map();
   const { page } = app;
+  const browser = page.context().browser()!;
+  // Tasks and their thread times ('toplevel'), and the fuzzer's marks (user timing), read every
+  // TRACE_EVERY emails so that a long run's trace stays small.
+  const over: string[] = [];
+  const worst: string[] = [];
+  const tracing = { on: false };
+  const readTrace = async () => {
+    if (!tracing.on) return;
+    tracing.on = false;
+    const found = longTasksOf(await browser.stopTracing());
+    over.push(...found.over);
+    worst.push(...found.worst);
+  };
+  const startTrace = async () => {
+    await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing'] });
+    tracing.on = true;
+  };
+  await startTrace();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   await watchKeys(page);
@@ -145,7 +191,12 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
       await driveOpenEmail(app, cdp, caseName, capture, times, n % DEEP_EVERY === 0);
     } catch (error) {
       console.error(`Fuzz case ${caseName} failed. Its bytes (base64), to keep as ${FIXED_CASES}/${caseName}.eml:\n${raw.toString('base64')}`);
+      if (tracing.on) await browser.stopTracing().catch(() => undefined);
       throw error;
+    }
+    if ((n + 1) % TRACE_EVERY === 0 && n < count - 1) {
+      await readTrace();
+      await startTrace();
     }
     if (n < count - 1) {
       await page.keyboard.press('j');
@@ -157,7 +208,13 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     return { key, p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
   });
-  if (longTasks.length > 0) console.log(`long tasks: ${longTasks.splice(0).join('; ')}`);
+  await readTrace();
+  const cpuOf = (text: string) => Number(/: (\d+) ms CPU/.exec(text)![1]);
+  const wallOf = (text: string) => Number(/\((\d+) ms wall\)/.exec(text)![1]);
+  if (longTasks.length > 0) console.log(`tasks over ${LONG_TASK_MS} ms of wall time (the longtask observer): ${longTasks.splice(0).join('; ')}`);
+  console.log(`the window's longest tasks by CPU time: ${[...new Set(worst)].sort((a, b) => cpuOf(b) - cpuOf(a)).slice(0, 5).join('; ')}`);
+  console.log(`and by wall time: ${[...new Set(worst)].sort((a, b) => wallOf(b) - wallOf(a)).slice(0, 3).join('; ')}`);
+  expect(over, `tasks of the window's thread over ${LONG_TASK_MS} ms of CPU (case and key)`).toEqual([]);
   console.log(`keys over ${count} emails (renderer CPU ms, key to its frame, p50/p95/max): ${rows.map((r) => `${r.key} ${r.p50.toFixed(0)}/${r.p95.toFixed(0)}/${r.max.toFixed(0)}`).join(', ')}`);
   // A percentile of a handful of presses is only their worst: the replay of a few cases holds to the hang limit alone.
   if (count >= 20) for (const row of rows) expect(row.p95, `the key ${row.key}: renderer CPU at p95`).toBeLessThanOrEqual(KEY_P95_MS);

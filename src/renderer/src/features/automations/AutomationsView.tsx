@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, type FormEvent } from 'react';
 import { keepFocus } from '../commands/focus.ts';
 import { checkPattern } from '../../../../shared/domain/pattern-check.ts';
 import type { PayloadFormat } from '../../../../shared/domain/automation.ts';
@@ -93,6 +93,10 @@ function AutomationForm() {
   const editingId = useStore((s) => s.editingId);
   const traits = useStore((s) => FLAVOR_RECORDS[activeFlavor(s.accounts)]);
   const { changeDraft, saveDraft, cancelEdit } = useStore.getState();
+  const titleField = useRef<HTMLInputElement>(null);
+  // The title takes the keys at once, as autoFocus would, but without scrolling it into view: that
+  // forces the whole view's layout inside the key's task, on top of the frame that lays it out anyway.
+  useLayoutEffect(() => titleField.current?.focus({ preventScroll: true }), []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -114,7 +118,7 @@ function AutomationForm() {
           {label}
           <input
             id={`automation-${field.replace(/_/g, '-')}`}
-            autoFocus={field === 'title'}
+            ref={field === 'title' ? titleField : undefined}
             type={type ?? 'text'}
             value={draft[field]}
             aria-invalid={Boolean(errors[field])}

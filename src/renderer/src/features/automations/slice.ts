@@ -1,5 +1,7 @@
 import type { BridgeError, PayloadPreview } from '../../../../shared/contract.ts';
 import {
+  PATTERN_LIMIT,
+  TITLE_MAX,
   validateAutomationInput,
   type Automation,
   type AutomationInput,
@@ -168,10 +170,36 @@ export function visibleAutomations(automations: Automation[] | null, filter: str
   );
 }
 
-/** A pattern that matches exactly this text (regular-expression characters escaped). Pure. */
-/** The text, matched whole, as a pattern: every metacharacter escaped, and # too (MailCare's delimiter). */
-export function exactPattern(text: string): string {
-  return `^${text.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`;
+/** Cuts fall between what a reader sees as characters, never inside one (a letter and its accent, an emoji). */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * The text as a pattern the form accepts: matched whole, every metacharacter escaped (and #, MailCare's
+ * delimiter); a text too long for the service's limit is matched by its start, cut between whole characters. Pure.
+ */
+export function exactPattern(text: string, limit = PATTERN_LIMIT): string {
+  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&');
+  const whole = `^${escape(text)}$`;
+  if (whole.length <= limit) return whole;
+  let start = '^';
+  for (const { segment: char } of graphemes.segment(text)) {
+    const next = escape(char);
+    if (start.length + next.length > limit) break;
+    start += next;
+  }
+  return start;
+}
+
+/** "From <name>", within the title's limit (a sender's name may be any length). Pure. */
+export function titleFrom(name: string): string {
+  const title = `From ${name}`;
+  if (title.length <= TITLE_MAX) return title;
+  let kept = '';
+  for (const { segment: char } of graphemes.segment(title)) {
+    if (kept.length + char.length > TITLE_MAX - 1) break;
+    kept += char;
+  }
+  return `${kept}…`;
 }
 
 export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set, get) => {
@@ -291,7 +319,7 @@ export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set
         editingId: 'new',
         draft: {
           ...EMPTY_DRAFT,
-          title: `From ${email.sender.display_name || email.sender.email}`,
+          title: titleFrom(email.sender.display_name || email.sender.email),
           sender: regexAddresses ? exactPattern(email.sender.email) : email.sender.email,
           inbox: regexAddresses ? exactPattern(email.inbox.email) : email.inbox.email,
           subject: email.subject ? exactPattern(email.subject) : '',

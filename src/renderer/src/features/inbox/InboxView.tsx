@@ -352,7 +352,20 @@ function Pagination() {
   );
 }
 
+/**
+ * The inbox, kept mounted while another view shows (its place in the list, its open email). Going
+ * to another view hides it without rendering its list and reader again: that work would land in
+ * the key's own task (R, g a), for nothing the user sees.
+ */
 export function InboxView({ hidden = false }: { hidden?: boolean }) {
+  return (
+    <div className="inbox" hidden={hidden}>
+      <InboxPanes />
+    </div>
+  );
+}
+
+const InboxPanes = memo(function InboxPanes() {
   const listError = useStore((s) => s.listError);
   const loadList = useStore((s) => s.loadList);
   const hasRows = useStore((s) => s.list !== null);
@@ -365,7 +378,7 @@ export function InboxView({ hidden = false }: { hidden?: boolean }) {
     return () => clearTimeout(timer);
   }, [hasRows, readerWanted]);
   return (
-    <div className="inbox" hidden={hidden}>
+    <>
       <section className="list-pane" aria-label="Email list">
         <ErrorBoundary area="The email list" actions={<button type="button" onClick={() => void loadList({ fresh: true })}>Load it again</button>}>
           <SearchBox />
@@ -384,6 +397,6 @@ export function InboxView({ hidden = false }: { hidden?: boolean }) {
       ) : (
         <EmptyReader />
       )}
-    </div>
+    </>
   );
-}
+});
