@@ -2,11 +2,11 @@
  * The catcher for test suites (npm run catch) from outside, beside MailDev 3
  * fed by the same SMTP client in the same run, both keeping mail on disk:
  * the wait's answer against SMTP 250 (both as the test's side sees them), ingest of 10,000 messages over 8
- * sessions, SMTP 250 to visible through each one's own API, a search for one
+ * sessions (two rounds of 5,000 in turn, the better kept), SMTP 250 to visible through each one's own API, a search for one
  * address among the 10,000, and each process's RSS after. Prints JSON for run.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -49,6 +49,22 @@ interface Target {
   /** True when a search for this subject finds its message. */
   shows(subject: string): Promise<boolean>;
   search(address: string): Promise<number>;
+}
+
+/** CPU time a process has used so far, in ms (Linux's /proc). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Waits (at most 60 s) until these processes use under 5% of a core over half a second. */
+async function quiet(pids: number[]): Promise<void> {
+  for (let tries = 0; tries < 120; tries++) {
+    const before = await Promise.all(pids.map(cpuMs));
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await Promise.all(pids.map(cpuMs));
+    if (after.every((used, i) => used - before[i]! < 25)) return;
+  }
 }
 
 const dirs: string[] = [];
@@ -119,10 +135,23 @@ try {
   transport.close();
 
   const figures: Record<string, Record<string, number>> = {};
+  // 2. Ingest: the same pipelined client, 8 sessions, 10,000 messages each, in two rounds of 5,000 taken
+  // in turn (ours, MailDev, ours, MailDev), each one's better round kept: a round disturbed by the
+  // machine counts against neither. Neither runs while the other still works through what it took
+  // (ours indexes its search in the background after a burst).
+  const rounds = new Map<string, number[]>();
+  for (let round = 0; round < 2; round++) {
+    for (const target of [oursTarget, maildevTarget]) {
+      await quiet([ours.pid!, maildev.pid!]);
+      const rate = await smtpIngestRate(target.smtpPort, MESSAGES / 2, SESSIONS, (round * MESSAGES) / 2);
+      rounds.set(target.name, [...(rounds.get(target.name) ?? []), rate]);
+    }
+  }
   for (const target of [oursTarget, maildevTarget]) {
-    // 2. Ingest: the same pipelined client, 8 sessions, 10,000 messages; one to a needle among them.
-    const rate = await smtpIngestRate(target.smtpPort, MESSAGES, SESSIONS);
-    if (process.env.BENCH_VERBOSE) console.error(`${target.name}: ingest ${rate.toFixed(0)} msg/s`);
+    await quiet([ours.pid!, maildev.pid!]);
+    const rate = Math.max(...rounds.get(target.name)!);
+    if (process.env.BENCH_VERBOSE) console.error(`${target.name}: ingest ${rounds.get(target.name)!.map((r) => r.toFixed(0)).join(', ')} msg/s`);
+    // One to a needle among the 10,000.
     const needle = nodemailer.createTransport({ host: '127.0.0.1', port: target.smtpPort, secure: false, ignoreTLS: true, pool: true });
     await needle.sendMail({ from: 'app@bench.test', to: 'needle@bench.test', subject: 'The one to find', text: 'Find me.' });
     // 3. SMTP 250 to visible through the API (a search for its subject), asked as fast as it answers.
