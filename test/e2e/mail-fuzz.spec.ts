@@ -34,7 +34,9 @@ const KEY_HANG_MS = 1_000;
  * is judged by the CPU time the window's thread spent in it, from Chromium's own trace (each task's
  * thread time), as the keys are judged: on this 2-core machine, with another test worker beside it,
  * a task's wall time also counts the time the thread waited for a core. The wall times the page's
- * longtask observer saw are printed beside them.
+ * longtask observer saw are printed beside them. An email with a task past the limit is driven through
+ * its keys once more: the run fails when the same key goes past it again (the email's own work); a
+ * task long once only (a garbage collection, cold code's first run) is printed.
  */
 const LONG_TASK_MS = 50;
 const longTasks: string[] = [];
@@ -46,7 +48,6 @@ const KEYS = ['1', '2', '3', '4', '1', 'w', 'D', 'C', 'L', 'V', 'H', 'E', 'P', '
 const DEEP_KEYS = [...KEYS.slice(0, -1), 'A', 'B', 'R'];
 const DEEP_EVERY = 5;
 const FIXED_CASES = 'test/fixtures/fuzz-cases';
-const TRACE_EVERY = 40;
 
 /** Counts every request that reaches it: anything fetched from the mail before `i`. */
 async function captureServer(): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
@@ -134,7 +135,8 @@ async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string,
 /** Opens every email of the service in turn (j from the first) and drives each. */
 /**
  * The tasks of the window's thread (the thread where the fuzzer's marks are) whose CPU time passed
- * LONG_TASK_MS, each named by the case and key whose mark came last before it.
+ * LONG_TASK_MS, each named by the case and key whose mark came last before it ('opening': before
+ * the first key, the email coming in).
  */
 function longTasksOf(trace: Buffer): { over: string[]; worst: string[] } {
   // (`worst`: the five longest by CPU time, then the three longest by wall time.)
@@ -159,23 +161,20 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
   const times: KeyTimes = new Map();
   const { page } = app;
   const browser = page.context().browser()!;
-  // Tasks and their thread times ('toplevel'), and the fuzzer's marks (user timing), read every
-  // TRACE_EVERY emails so that a long run's trace stays small.
   const over: string[] = [];
   const worst: string[] = [];
-  const tracing = { on: false };
-  const readTrace = async () => {
-    if (!tracing.on) return;
-    tracing.on = false;
-    const found = longTasksOf(await browser.stopTracing());
-    over.push(...found.over);
-    worst.push(...found.worst);
-  };
-  const startTrace = async () => {
+  const onceOnly: string[] = [];
+  /** Drives the open email under a trace of its own: tasks and their thread times ('toplevel'), and the fuzzer's marks (user timing). */
+  const tracedDrive = async (caseName: string, deep: boolean, keyTimes: KeyTimes) => {
     await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing'] });
-    tracing.on = true;
+    let trace: Buffer;
+    try {
+      await driveOpenEmail(app, cdp, caseName, capture, keyTimes, deep);
+    } finally {
+      trace = await browser.stopTracing();
+    }
+    return longTasksOf(trace);
   };
-  await startTrace();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   await watchKeys(page);
@@ -188,15 +187,21 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const raw = service.service.team(team).content(id)?.raw ?? Buffer.alloc(0);
     const caseName = /X-Fuzz-Case: (\S+)/.exec(raw.toString('latin1'))?.[1] ?? id;
     try {
-      await driveOpenEmail(app, cdp, caseName, capture, times, n % DEEP_EVERY === 0);
+      const deep = n % DEEP_EVERY === 0;
+      const found = await tracedDrive(caseName, deep, times);
+      worst.push(...found.worst);
+      if (found.over.length > 0) {
+        // The same email and keys once more: a task its own work makes long is long again, while a
+        // collection or the first run of cold code lands on whichever key happens to run then.
+        const again = await tracedDrive(caseName, deep, new Map());
+        const keyOf = (text: string) => text.slice(0, text.indexOf(':'));
+        const repeated = found.over.filter((text) => again.over.some((other) => keyOf(other) === keyOf(text)));
+        over.push(...repeated.map((text) => `${text}, and again on replay`));
+        onceOnly.push(...found.over.filter((text) => !repeated.includes(text)));
+      }
     } catch (error) {
       console.error(`Fuzz case ${caseName} failed. Its bytes (base64), to keep as ${FIXED_CASES}/${caseName}.eml:\n${raw.toString('base64')}`);
-      if (tracing.on) await browser.stopTracing().catch(() => undefined);
       throw error;
-    }
-    if ((n + 1) % TRACE_EVERY === 0 && n < count - 1) {
-      await readTrace();
-      await startTrace();
     }
     if (n < count - 1) {
       await page.keyboard.press('j');
@@ -208,7 +213,7 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     return { key, p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
   });
-  await readTrace();
+  if (onceOnly.length > 0) console.log(`over ${LONG_TASK_MS} ms of CPU once, not again on replay: ${onceOnly.join('; ')}`);
   const cpuOf = (text: string) => Number(/: (\d+) ms CPU/.exec(text)![1]);
   const wallOf = (text: string) => Number(/\((\d+) ms wall\)/.exec(text)![1]);
   if (longTasks.length > 0) console.log(`tasks over ${LONG_TASK_MS} ms of wall time (the longtask observer): ${longTasks.splice(0).join('; ')}`);
