@@ -133,37 +133,38 @@ async function driveOpenEmail(app: AppHandle, cdp: CDPSession, caseName: string,
 }
 
 /** Opens every email of the service in turn (j from the first) and drives each. */
-/**
- * The tasks of the window's thread (the thread where the fuzzer's marks are) whose CPU time passed
- * LONG_TASK_MS, each named by the case and key whose mark came last before it ('opening': before
- * the first key, the email coming in).
- */
-function longTasksOf(trace: Buffer): { over: string[]; worst: string[] } {
-  // (`worst`: the five longest by CPU time, then the three longest by wall time.)
+/** A task of the window's thread, named by the case and key whose mark came last before it ('opening': before the first key). */
+interface TimedTask {
+  key: string;
+  /** Its thread time and its wall time, ms. */
+  cpu: number;
+  wall: number;
+}
+
+const describeTask = (task: TimedTask) => `${task.key}: ${task.cpu.toFixed(0)} ms CPU (${task.wall.toFixed(0)} ms wall)`;
+
+/** Every task of the window's thread (the thread where the fuzzer's marks are) in the trace. */
+function tasksOf(trace: Buffer): TimedTask[] {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceTask[] }).traceEvents;
   const marks = events.filter((e) => e.name.startsWith('fuzz ')).sort((a, b) => a.ts - b.ts);
   const window = marks[0];
   if (!window) throw new Error('the trace holds none of the fuzzer’s marks');
   const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && e.pid === window.pid && e.tid === window.tid);
   if (tasks.length === 0 || tasks.every((task) => task.tdur === undefined)) throw new Error('the trace has no thread times for the window’s tasks');
-  const named = tasks.map((task) => {
-    const key = marks.filter((mark) => mark.ts <= task.ts).at(-1)?.name.slice('fuzz '.length) ?? 'opening';
-    return { key, cpu: (task.tdur ?? 0) / 1000, wall: (task.dur ?? 0) / 1000, text: '' };
-  });
-  for (const task of named) task.text = `${task.key}: ${task.cpu.toFixed(0)} ms CPU (${task.wall.toFixed(0)} ms wall)`;
-  const byCpu = [...named].sort((a, b) => b.cpu - a.cpu);
-  // The longest by wall time: mostly the thread waiting on another process (0 ms of CPU), printed to see.
-  const byWall = [...named].sort((a, b) => b.wall - a.wall).slice(0, 3);
-  return { over: byCpu.filter((task) => task.cpu > LONG_TASK_MS).map((task) => task.text), worst: [...byCpu.slice(0, 5), ...byWall].map((task) => task.text) };
+  return tasks.map((task) => ({
+    key: marks.filter((mark) => mark.ts <= task.ts).at(-1)?.name.slice('fuzz '.length) ?? 'opening',
+    cpu: (task.tdur ?? 0) / 1000,
+    wall: (task.dur ?? 0) / 1000,
+  }));
 }
 
 async function driveAll(app: AppHandle, service: RunningService, team: string, capture: { hits: string[] }, count: number): Promise<void> {
   const times: KeyTimes = new Map();
   const { page } = app;
   const browser = page.context().browser()!;
+  const seen: TimedTask[] = [];
   const over: string[] = [];
-  const worst: string[] = [];
-  const onceOnly: string[] = [];
+  const onceOnly: TimedTask[] = [];
   /** Drives the open email under a trace of its own: tasks and their thread times ('toplevel'), and the fuzzer's marks (user timing). */
   const tracedDrive = async (caseName: string, deep: boolean, keyTimes: KeyTimes) => {
     await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing'] });
@@ -173,7 +174,7 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     } finally {
       trace = await browser.stopTracing();
     }
-    return longTasksOf(trace);
+    return tasksOf(trace);
   };
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
@@ -189,15 +190,15 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     try {
       const deep = n % DEEP_EVERY === 0;
       const found = await tracedDrive(caseName, deep, times);
-      worst.push(...found.worst);
-      if (found.over.length > 0) {
+      seen.push(...found);
+      const long = found.filter((task) => task.cpu > LONG_TASK_MS);
+      if (long.length > 0) {
         // The same email and keys once more: a task its own work makes long is long again, while a
         // collection or the first run of cold code lands on whichever key happens to run then.
-        const again = await tracedDrive(caseName, deep, new Map());
-        const keyOf = (text: string) => text.slice(0, text.indexOf(':'));
-        const repeated = found.over.filter((text) => again.over.some((other) => keyOf(other) === keyOf(text)));
-        over.push(...repeated.map((text) => `${text}, and again on replay`));
-        onceOnly.push(...found.over.filter((text) => !repeated.includes(text)));
+        const again = (await tracedDrive(caseName, deep, new Map())).filter((task) => task.cpu > LONG_TASK_MS);
+        const repeated = long.filter((task) => again.some((other) => other.key === task.key));
+        over.push(...repeated.map((task) => `${describeTask(task)}, and again on replay`));
+        onceOnly.push(...long.filter((task) => !repeated.includes(task)));
       }
     } catch (error) {
       console.error(`Fuzz case ${caseName} failed. Its bytes (base64), to keep as ${FIXED_CASES}/${caseName}.eml:\n${raw.toString('base64')}`);
@@ -213,12 +214,11 @@ async function driveAll(app: AppHandle, service: RunningService, team: string, c
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     return { key, p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
   });
-  if (onceOnly.length > 0) console.log(`over ${LONG_TASK_MS} ms of CPU once, not again on replay: ${onceOnly.join('; ')}`);
-  const cpuOf = (text: string) => Number(/: (\d+) ms CPU/.exec(text)![1]);
-  const wallOf = (text: string) => Number(/\((\d+) ms wall\)/.exec(text)![1]);
+  if (onceOnly.length > 0) console.log(`over ${LONG_TASK_MS} ms of CPU once, not again on replay: ${onceOnly.map(describeTask).join('; ')}`);
   if (longTasks.length > 0) console.log(`tasks over ${LONG_TASK_MS} ms of wall time (the longtask observer): ${longTasks.splice(0).join('; ')}`);
-  console.log(`the window's longest tasks by CPU time: ${[...new Set(worst)].sort((a, b) => cpuOf(b) - cpuOf(a)).slice(0, 5).join('; ')}`);
-  console.log(`and by wall time: ${[...new Set(worst)].sort((a, b) => wallOf(b) - wallOf(a)).slice(0, 3).join('; ')}`);
+  console.log(`the window's longest tasks by CPU time: ${[...seen].sort((a, b) => b.cpu - a.cpu).slice(0, 5).map(describeTask).join('; ')}`);
+  // The longest by wall time: mostly the thread waiting on another process (0 ms of CPU), printed to see.
+  console.log(`and by wall time: ${[...seen].sort((a, b) => b.wall - a.wall).slice(0, 3).map(describeTask).join('; ')}`);
   expect(over, `tasks of the window's thread over ${LONG_TASK_MS} ms of CPU (case and key)`).toEqual([]);
   console.log(`keys over ${count} emails (renderer CPU ms, key to its frame, p50/p95/max): ${rows.map((r) => `${r.key} ${r.p50.toFixed(0)}/${r.p95.toFixed(0)}/${r.max.toFixed(0)}`).join(', ')}`);
   // A percentile of a handful of presses is only their worst: the replay of a few cases holds to the hang limit alone.

@@ -173,6 +173,17 @@ export function visibleAutomations(automations: Automation[] | null, filter: str
 /** Cuts fall between what a reader sees as characters, never inside one (a letter and its accent, an emoji). */
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+/** The first whole characters of `text` whose `shown` form fits in `room` code units. */
+function startWithin(text: string, room: number, shown: (char: string) => string = (char) => char): string {
+  let kept = '';
+  for (const { segment } of graphemes.segment(text)) {
+    const next = shown(segment);
+    if (kept.length + next.length > room) break;
+    kept += next;
+  }
+  return kept;
+}
+
 /**
  * The text as a pattern the form accepts: matched whole, every metacharacter escaped (and #, MailCare's
  * delimiter); a text too long for the service's limit is matched by its start, cut between whole characters. Pure.
@@ -180,26 +191,13 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function exactPattern(text: string, limit = PATTERN_LIMIT): string {
   const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&');
   const whole = `^${escape(text)}$`;
-  if (whole.length <= limit) return whole;
-  let start = '^';
-  for (const { segment: char } of graphemes.segment(text)) {
-    const next = escape(char);
-    if (start.length + next.length > limit) break;
-    start += next;
-  }
-  return start;
+  return whole.length <= limit ? whole : `^${startWithin(text, limit - 1, escape)}`;
 }
 
 /** "From <name>", within the title's limit (a sender's name may be any length). Pure. */
 export function titleFrom(name: string): string {
   const title = `From ${name}`;
-  if (title.length <= TITLE_MAX) return title;
-  let kept = '';
-  for (const { segment: char } of graphemes.segment(title)) {
-    if (kept.length + char.length > TITLE_MAX - 1) break;
-    kept += char;
-  }
-  return `${kept}…`;
+  return title.length <= TITLE_MAX ? title : `${startWithin(title, TITLE_MAX - 1)}…`;
 }
 
 export const createAutomationsSlice: Slice<AutomationsSlice> = (effects) => (set, get) => {
