@@ -168,6 +168,38 @@ describe('the SQLite store', () => {
     store.close();
   });
 
+  it('mail that finishes in consecutive turns of the event loop lands in one commit, seen by another connection all at once', async () => {
+    const file = join(dataDir, 'group.sqlite');
+    const store = new TeamStore('t', file);
+    const reader = new DatabaseSync(file, { readOnly: true });
+    const parsed = (subject: string) => ({ sender: { name: '', address: 'app@bench.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
+    const add = (subject: string) => store.inNextCommit(() => store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date() }));
+    // What the other connection sees at the end of each turn, until all three are there.
+    const seen: number[] = [];
+    const watch = new Promise<void>((resolve) => {
+      const look = () => {
+        seen.push((reader.prepare('SELECT count(*) AS n FROM emails').get() as { n: number }).n);
+        if (seen.at(-1) === 3 || seen.length > 50) resolve();
+        else setImmediate(look);
+      };
+      setImmediate(look);
+    });
+    const first = add('One');
+    await new Promise((r) => setImmediate(r));
+    const second = add('Two');
+    await new Promise((r) => setImmediate(r));
+    const third = add('Three');
+    await Promise.all([first, second, third, watch]);
+    expect(seen.at(-1)).toBe(3);
+    expect(seen.filter((n) => n !== 0 && n !== 3)).toEqual([]);
+    // A message alone is not held back: it commits within a few turns.
+    const started = performance.now();
+    await add('Alone');
+    expect(performance.now() - started).toBeLessThan(50);
+    reader.close();
+    store.close();
+  });
+
   it('deleting an email takes it out of search and the count, before and after it is indexed', async () => {
     service = await startReferenceService({ teams });
     const team = service.service.team('t');
