@@ -4,6 +4,9 @@ export interface ReaderFigures {
   floorP95: number;
   nextPrefetchedP50: number;
   nextPrefetchedP95: number;
+  /** Of the j/k presses, how many showed the next email in the first frame after the key. */
+  nextInFirstFrame: number;
+  nextPresses: number;
   coldOpenP50: number;
   coldOpenP95: number;
   html2mbFirstScreen: number;

@@ -19,8 +19,8 @@ const TOKEN = 'reader-bench';
 /** Installs the in-page probe: from a keydown's timestamp to the first animation frame that shows what it asked for. */
 async function installProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { probe: { expect: string | null; results: number[]; longest: number } };
-    w.probe = { expect: null, results: [], longest: 0 };
+    const w = window as unknown as { probe: { expect: string | null; results: number[]; frames: number; longest: number } };
+    w.probe = { expect: null, results: [], frames: 0, longest: 0 };
     const shows = (text: string) => {
       const heading = document.querySelector('.message-header h2')?.textContent ?? '';
       // The frame stays when an email shows as text, hidden.
@@ -37,9 +37,14 @@ async function installProbe(page: Page): Promise<void> {
         // Checked at each animation frame, just before its style, layout and paint: the first frame that
         // shows it. The clock stops in the task after that frame (a paint-timing probe's way), so the
         // frame's own rendering is counted, for the next email as for a key that changes nothing.
+        // How many frames began before it showed: 1, the first frame after the key, is "within the frame".
+        let frames = 0;
         const check = () => {
-          if (expected === '' || shows(expected)) setTimeout(() => w.probe.results.push(performance.now() - started), 0);
-          else requestAnimationFrame(check);
+          frames += 1;
+          if (expected === '' || shows(expected)) {
+            w.probe.frames = frames;
+            setTimeout(() => w.probe.results.push(performance.now() - started), 0);
+          } else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
       },
@@ -133,10 +138,12 @@ export async function measureReader(): Promise<ReaderFigures> {
     // k up to the top, then j down to the bottom, with the reader open, each
     // time after the neighbours were fetched ahead and sanitized.
     const next: number[] = [];
+    let nextInFirstFrame = 0;
     const step = async (key: 'j' | 'k') => {
       await page.waitForTimeout(250);
       row += key === 'j' ? 1 : -1;
       next.push(await timedKey(page, key, subjectAt(row)));
+      if ((await page.evaluate(() => (window as unknown as { probe: { frames: number } }).probe.frames)) === 1) nextInFirstFrame += 1;
     };
     while (row > 1) await step('k');
     while (row < 25) await step('j');
@@ -155,6 +162,8 @@ export async function measureReader(): Promise<ReaderFigures> {
       floorP95: percentile(floor, 95),
       nextPrefetchedP50: percentile(next, 50),
       nextPrefetchedP95: percentile(next, 95),
+      nextInFirstFrame,
+      nextPresses: next.length,
       coldOpenP50: percentile(cold, 50),
       coldOpenP95: percentile(cold, 95),
       html2mbFirstScreen,

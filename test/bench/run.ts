@@ -208,7 +208,7 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   kept.track('A on the 2 MB newsletter', r.accessibility2mbReport);
   kept.track('B on the 2 MB newsletter', r.compare2mbReport);
   kept.track('10 MB text, first screen', r.text10mbFirstScreen);
-  rows.push(['next email, reader open, fetched ahead (j/k, 1,000 emails), to its painted frame', `p50 ${ms(r.nextPrefetchedP50)}, p95 ${ms(r.nextPrefetchedP95)}`, floor, `goal p95 <= the no-op key's p95: ${nextMet}`]);
+  rows.push(['next email, reader open, fetched ahead (j/k, 1,000 emails), to its painted frame', `p50 ${ms(r.nextPrefetchedP50)}, p95 ${ms(r.nextPrefetchedP95)}; in the first frame after the key: ${r.nextInFirstFrame} of ${r.nextPresses}`, floor, `goal p95 <= the no-op key's p95: ${nextMet}`]);
   rows.push(['an email opened from the list, nothing fetched ahead', `p50 ${ms(r.coldOpenP50)}, p95 ${ms(r.coldOpenP95)}`, floor, `goal p95 <= 100 ms: ${verdict(r.coldOpenP95 <= 100)}`]);
   rows.push(['a 2 MB HTML newsletter, Enter to its first screen (median of 3 newsletters)', ms(r.html2mbFirstScreen), floor, `goal <= 300 ms: ${verdict(r.html2mbFirstScreen <= 300)}`]);
   rows.push(['the long-task observer, shown one 80 ms task on purpose', `saw ${ms(r.longTaskCalibration)}`, '', `goal sees it (>= 75 ms), so the "no task > 50 ms" rows mean something: ${verdict(r.longTaskCalibration >= 75)}`]);
