@@ -134,6 +134,60 @@ function catcherSuite(name: string, start: () => Promise<Catcher>, stop: () => P
       expect((await mailpit.getInfo()).Messages).toBe(0);
     });
 
+    it("takes mail through mailpit-api's sendMessage as Mailpit does, says what is wrong with a send, and answers Mailpit's probes", async () => {
+      await mailpit.deleteMessages();
+      const { ID } = await mailpit.sendMessage({
+        From: { Email: 'app@myapp.test', Name: 'My App' },
+        To: [{ Email: 'sam@myapp.test', Name: 'Sam Lee' }],
+        Cc: [{ Email: 'team@myapp.test' }],
+        Bcc: ['audit@myapp.test'],
+        ReplyTo: [{ Email: 'help@myapp.test' }],
+        Subject: 'Your login code',
+        Text: 'Your login code is 482913.',
+        HTML: '<p>Your login code is <b>482913</b>.</p>',
+        Headers: { 'X-Campaign': 'signup' },
+        Tags: ['signup', 'e2e'],
+        Attachments: [{ Filename: 'terms.txt', Content: Buffer.from('the terms, in full').toString('base64') }],
+      });
+      const sent = (await mailpit.getMessageSummary(ID)) as Awaited<ReturnType<MailpitClient['getMessageSummary']>> & { Code: { value: string } | null };
+      expect(sent.Subject).toBe('Your login code');
+      expect(sent.From).toEqual({ Name: 'My App', Address: 'app@myapp.test' });
+      expect(sent.To).toEqual([{ Name: 'Sam Lee', Address: 'sam@myapp.test' }]);
+      expect(sent.Cc).toEqual([{ Name: '', Address: 'team@myapp.test' }]);
+      expect(sent.Bcc).toEqual([{ Name: '', Address: 'audit@myapp.test' }]);
+      expect(sent.ReplyTo).toEqual([{ Name: '', Address: 'help@myapp.test' }]);
+      expect(sent.Text.trim()).toBe('Your login code is 482913.');
+      expect(sent.HTML).toContain('<b>482913</b>');
+      expect(sent.Code?.value).toBe('482913');
+      expect(sent.Attachments.map((a) => a.FileName)).toEqual(['terms.txt']);
+      expect(await (await mailpit.getMessageAttachment(ID, sent.Attachments[0]!.PartID)).text()).toBe('the terms, in full');
+      const headers = await mailpit.getMessageHeaders(ID);
+      expect(headers['X-Campaign']).toEqual(['signup']);
+      expect(headers['X-Tags']).toEqual(['signup, e2e']);
+      expect(await mailpit.getMessageSource(ID)).not.toContain('audit@myapp.test');
+      // One message, found by each of its recipients.
+      for (const to of ['sam@myapp.test', 'team@myapp.test', 'audit@myapp.test']) expect((await mailpit.searchMessages({ query: `to:${to}` })).messages.map((m) => m.ID), to).toEqual([ID]);
+
+      const send = async (body: unknown) => {
+        const response = await fetch(`${c.api}/api/v1/send`, { method: 'POST', headers: { ...authed(c.token).headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: response.status, body: (await response.json()) as { Error?: string } };
+      };
+      const ok = { From: { Email: 'app@myapp.test' }, To: [{ Email: 'sam@myapp.test' }], Subject: 'Hello' };
+      expect(await send({ ...ok, Subject: '' })).toEqual({ status: 400, body: { Error: 'error building message: subject not set' } });
+      expect(await send({ ...ok, From: {} })).toEqual({ status: 400, body: { Error: 'error building message: from not set' } });
+      expect(await send({ ...ok, To: [] })).toEqual({ status: 400, body: { Error: 'error building message: no recipients (to, cc, bcc) set' } });
+      expect(await send({ ...ok, To: [{ Email: 'not an address' }] })).toEqual({ status: 400, body: { Error: 'invalid To address: not an address' } });
+      expect(await send({ ...ok, Headers: { Subject: 'Sneaky' } })).toEqual({ status: 400, body: { Error: 'cannot overwrite header: "Subject"' } });
+      expect((await send({ ...ok, Attachments: [{ Filename: 'a.bin', Content: 'not base64!' }] })).body.Error).toMatch(/^error decoding base64 attachment "a\.bin"/);
+      expect((await mailpit.listMessages()).total).toBe(1);
+      // Without the token, nothing is taken.
+      expect((await fetch(`${c.api}/api/v1/send`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ok) })).status).toBe(401);
+
+      // Mailpit's health probes, asked as a CI service's health check asks them: no token.
+      for (const probe of ['/livez', '/readyz']) expect((await fetch(`${c.api}${probe}`)).status, probe).toBe(200);
+      await mailpit.deleteMessages();
+    });
+
     it('views the bodies sandboxed, and reads nothing without the token', async () => {
       await sender(c.smtpPort).sendMail(signUp('view@myapp.test', '480213'));
       const view = await fetch(`${c.api}/view/latest.html`, authed(c.token));

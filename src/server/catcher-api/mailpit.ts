@@ -2,7 +2,8 @@
  * Mailpit's REST API (/api/v1, its swagger's shapes), so a suite written for
  * Mailpit, or a client such as `mailpit-api`, moves over unchanged: info,
  * messages (list, read status, delete), search (list, delete), one message by
- * ID or `latest` with its raw source, headers, parts and views. Extra fields
+ * ID or `latest` with its raw source, headers, parts and views, and send (a
+ * message given as JSON, taken in as if it came over SMTP). Extra fields
  * a Mailpit client ignores: each message's Code and Link (the finder's), the
  * Cursor of the store, and GET /api/v1/wait, which Mailpit has not.
  */
@@ -14,7 +15,9 @@ import { parseMessage } from '../ingest.ts';
 import { releaseStored } from '../relay.ts';
 import type { ReferenceService } from '../service.ts';
 import type { StoredEmail, TeamStore } from '../team-store.ts';
+import { SMTP_MAX_BYTES } from '../smtp.ts';
 import { insightsFor } from './insights.ts';
+import { composeSend } from './mailpit-send.ts';
 import { factsOf, headerBlock } from './message-facts.ts';
 import { matches, parseSearch, type SearchTerm } from './mailpit-search.ts';
 import { readWaitQuery } from './wait-query.ts';
@@ -239,6 +242,15 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
       .header('X-Relay-Answer', answer.message.replace(/[^\x20-\x7e]/g, '?'))
       .type('text/plain; charset=utf-8')
       .send(answer.ok ? 'ok' : answer.message);
+  });
+
+  // Send: the message composed and taken in as SMTP mail is (waits, automations, retention); Mailpit answers its ID.
+  // The body may carry attachments as large as SMTP takes, in base64.
+  app.post('/api/v1/send', { bodyLimit: Math.ceil((SMTP_MAX_BYTES * 4) / 3) + 1024 * 1024 }, async (request, reply) => {
+    const composed = await composeSend(request.body);
+    if (typeof composed === 'string') return reply.code(400).type('application/json; charset=utf-8').send({ Error: composed });
+    const [first] = await options.service.ingest(composed.raw, { teamId: request.team.id, recipients: composed.recipients });
+    return { ID: first!.id };
   });
 
   const counts = (team: TeamStore) => ({ total: team.deliveryPage(0, 0).total, unread: team.deliveryPage(0, 0, { unread: true }).total });

@@ -8,4 +8,6 @@ export async function healthRoutes(app: FastifyInstance, options: RouteOptions &
   app.get('/health', { schema: { response: { 200: Health } } }, async (_request, reply) =>
     answer(reply, options, { status: 200, type: 'application/json', body: { status: 'ok', emails: options.service.totalEmails() } }),
   );
+  // Mailpit's probes, as a CI service's health check or a Kubernetes pod asks them: 200 and no body once serving.
+  for (const path of ['/livez', '/readyz']) app.get(path, async (_request, reply) => reply.code(200).send());
 }
