@@ -8,6 +8,7 @@ import { uuidFromName } from './ids.ts';
 import { ChaosState } from './chaos.ts';
 import { RelayState } from './relay.ts';
 import { parseMessage, type ParsedMessage } from './ingest.ts';
+import { tagsInHeader } from './message-tags.ts';
 import { TeamStore, type StoredAutomation, type StoredContent, type StoredEmail } from './team-store.ts';
 import { runAutomations, type AutomationOutcome } from './webhooks.ts';
 
@@ -126,6 +127,8 @@ export class ReferenceService {
     const createdAt = options.seeded ? (parsed.date ?? new Date()) : new Date();
     // Seeds run one after another before the service listens: nothing to group.
     const commit = <T>(work: () => T): Promise<T> => (options.seeded ? Promise.resolve(team.transaction(work)) : team.inNextCommit(work));
+    // Mailpit's tags from the message's X-Tags header (a sender's way to label its mail).
+    const tags = tagsInHeader(raw);
     // One delivery: the rows after the first carry its number, so a catcher lists the message once.
     const stored = await commit(() => {
       const rows: StoredEmail[] = [];
@@ -140,6 +143,7 @@ export class ReferenceService {
           }),
         );
       }
+      if (tags.length > 0) team.setTags(rows[0]!.delivery, tags);
       return rows;
     });
     if (!options.seeded) {

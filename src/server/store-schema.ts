@@ -80,6 +80,19 @@ END;
 CREATE TRIGGER IF NOT EXISTS stats_marked AFTER UPDATE OF read_at, favorite ON emails BEGIN
   UPDATE stats SET unread = unread + (new.read_at IS NULL) - (old.read_at IS NULL), favorite = favorite + new.favorite - old.favorite;
 END;
+-- Mailpit's tags, on a delivery (a message as it was sent: its first row's seq). A name is one
+-- tag whatever its case. A delivery's tags go with its last row.
+CREATE TABLE IF NOT EXISTS message_tags (
+  delivery INTEGER NOT NULL,
+  tag TEXT NOT NULL COLLATE NOCASE,
+  PRIMARY KEY (delivery, tag)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS message_tags_by_tag ON message_tags (tag);
+CREATE TRIGGER IF NOT EXISTS emails_untagged AFTER DELETE ON emails
+  WHEN EXISTS (SELECT 1 FROM message_tags WHERE delivery = coalesce(old.delivery, old.seq))
+   AND NOT EXISTS (SELECT 1 FROM emails WHERE coalesce(delivery, seq) = coalesce(old.delivery, old.seq)) BEGIN
+  DELETE FROM message_tags WHERE delivery = coalesce(old.delivery, old.seq);
+END;
 CREATE TABLE IF NOT EXISTS automations (
   id TEXT PRIMARY KEY,
   position INTEGER NOT NULL,

@@ -492,6 +492,53 @@ export class TeamStore {
     return numbers.map((n) => byDelivery.get(n)!).filter((group) => group.length > 0);
   }
 
+  // ---- tags (Mailpit's, on a delivery) -------------------------------------
+
+  /** Each delivery's tags, by name. */
+  tagsOf(deliveries: number[]): Map<number, string[]> {
+    const tags = new Map<number, string[]>();
+    if (deliveries.length === 0) return tags;
+    const rows = this.sql('SELECT delivery, tag FROM message_tags WHERE delivery IN (SELECT value FROM json_each(?)) ORDER BY tag COLLATE BINARY').all(JSON.stringify(deliveries)) as { delivery: number; tag: string }[];
+    for (const { delivery, tag } of rows) tags.set(delivery, [...(tags.get(delivery) ?? []), tag]);
+    return tags;
+  }
+
+  /** Gives a delivery these tags and no others; a name another message has already keeps that spelling. */
+  setTags(delivery: number, tags: readonly string[]): void {
+    this.transaction(() => {
+      const wanted = new Set(tags.map((tag) => tag.toLowerCase()));
+      for (const { tag } of this.sql('SELECT tag FROM message_tags WHERE delivery = ?').all(delivery) as { tag: string }[]) {
+        if (!wanted.has(tag.toLowerCase())) this.sql('DELETE FROM message_tags WHERE delivery = ? AND tag = ?').run(delivery, tag);
+      }
+      for (const tag of tags) {
+        const known = (this.sql('SELECT tag FROM message_tags WHERE tag = ? LIMIT 1').get(tag) as { tag: string } | undefined)?.tag ?? tag;
+        this.sql('INSERT OR IGNORE INTO message_tags (delivery, tag) VALUES (?, ?)').run(delivery, known);
+      }
+    });
+  }
+
+  /** Every tag in use, and on how many messages. */
+  tagCounts(): Map<string, number> {
+    const rows = this.sql('SELECT min(tag) AS tag, count(*) AS n FROM message_tags GROUP BY tag ORDER BY min(tag) COLLATE BINARY').all() as { tag: string; n: number }[];
+    return new Map(rows.map((row) => [row.tag, row.n]));
+  }
+
+  /** Renames a tag on every message: false when no message has it. */
+  renameTag(from: string, to: string): boolean {
+    return this.transaction(() => {
+      const had = (this.sql('SELECT delivery FROM message_tags WHERE tag = ?').all(from) as { delivery: number }[]).map((row) => row.delivery);
+      if (had.length === 0) return false;
+      this.sql('DELETE FROM message_tags WHERE tag = ?').run(from);
+      for (const delivery of had) this.sql('INSERT OR IGNORE INTO message_tags (delivery, tag) VALUES (?, ?)').run(delivery, to);
+      return true;
+    });
+  }
+
+  /** Takes a tag off every message: false when no message had it. */
+  deleteTag(tag: string): boolean {
+    return this.sql('DELETE FROM message_tags WHERE tag = ?').run(tag).changes > 0;
+  }
+
   /** The first email to arrive after `after` that matches: the answer to a wait. */
   firstAfter(after: number, filters: Omit<ListFilters, 'after'>): StoredEmail | null {
     // The list is newest first: the oldest match is its last row. (A search counts its matches only on a page it reads.)

@@ -188,6 +188,47 @@ function catcherSuite(name: string, start: () => Promise<Catcher>, stop: () => P
       await mailpit.deleteMessages();
     });
 
+    it("keeps Mailpit's tags through mailpit-api's calls: from X-Tags, set, searched, renamed, deleted, gone with their message", async () => {
+      await mailpit.deleteMessages();
+      const mail = sender(c.smtpPort);
+      await mail.sendMail({ ...signUp('tag-a@myapp.test', '100200'), headers: { 'X-Tags': 'signup, Run #7, SIGNUP' } });
+      await mail.sendMail(signUp('tag-b@myapp.test', '300400', { cc: 'tag-c@myapp.test' }));
+      const [b, a] = (await mailpit.listMessages()).messages;
+      // Cleaned as Mailpit cleans them ('#' is no tag character), one of each whatever the case, sorted.
+      expect(a!.Tags).toEqual(['Run 7', 'signup']);
+      expect(b!.Tags).toEqual([]);
+      await mailpit.setTags({ IDs: [b!.ID], Tags: ['Signup', 'second', 'second'] });
+      // A name in use keeps its spelling; the message to To and Cc is tagged once.
+      expect((await mailpit.getMessageSummary(b!.ID)).Tags).toEqual(['second', 'signup']);
+      expect(await mailpit.getTags()).toEqual(['Run 7', 'second', 'signup']);
+      expect((await mailpit.getInfo()).Tags).toEqual({ 'Run 7': 1, second: 1, signup: 2 });
+      expect((await mailpit.listMessages()).tags).toEqual(['Run 7', 'second', 'signup']);
+      expect((await mailpit.searchMessages({ query: 'tag:SIGNUP' })).messages.map((m) => m.ID)).toEqual([b!.ID, a!.ID]);
+      expect((await mailpit.searchMessages({ query: 'tag:"run 7"' })).messages.map((m) => m.ID)).toEqual([a!.ID]);
+      expect((await mailpit.searchMessages({ query: 'tag:sign' })).messages_count).toBe(0);
+      expect((await mailpit.searchMessages({ query: '-tag:second is:tagged' })).messages.map((m) => m.ID)).toEqual([a!.ID]);
+
+      await mailpit.renameTag('second', 'Second run');
+      await mailpit.deleteTag('signup');
+      expect(await mailpit.getTags()).toEqual(['Run 7', 'Second run']);
+      const change = (method: string, tag: string, body?: unknown) =>
+        fetch(`${c.api}/api/v1/tags/${encodeURIComponent(tag)}`, { method, ...(body ? { headers: { ...authed(c.token).headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : authed(c.token)) }).then(async (r) => [r.status, await r.text()]);
+      expect(await change('PUT', 'Run 7', { Name: 'Second run' })).toEqual([400, 'tag already exists: Second run']);
+      expect(await change('PUT', 'nothing', { Name: 'else' })).toEqual([400, 'tag not found: nothing']);
+      expect(await change('DELETE', 'nothing')).toEqual([400, 'tag not found: nothing']);
+      // Tags set to none, and a message's tags go with it.
+      await mailpit.setTags({ IDs: [b!.ID] });
+      expect(await mailpit.getTags()).toEqual(['Run 7']);
+      await mailpit.deleteMessages({ IDs: [a!.ID] });
+      expect(await mailpit.getTags()).toEqual([]);
+
+      // A send's Tags are its X-Tags.
+      const { ID } = await mailpit.sendMessage({ From: { Email: 'app@myapp.test' }, To: [{ Email: 'tag-d@myapp.test' }], Subject: 'Tagged', Tags: ['from-send'] });
+      expect((await mailpit.getMessageSummary(ID)).Tags).toEqual(['from-send']);
+      await mailpit.deleteMessages();
+      expect(await mailpit.getTags()).toEqual([]);
+    });
+
     it('views the bodies sandboxed, and reads nothing without the token', async () => {
       await sender(c.smtpPort).sendMail(signUp('view@myapp.test', '480213'));
       const view = await fetch(`${c.api}/view/latest.html`, authed(c.token));

@@ -1,6 +1,6 @@
 /**
  * Mailpit's search language, as its users write it in tests: `to:`, `from:`,
- * `cc:`, `bcc:`, `subject:`, `message-id:`, `is:read|unread|starred`,
+ * `cc:`, `bcc:`, `subject:`, `message-id:`, `tag:`, `is:read|unread|starred|tagged`,
  * `has:attachment`, `after:`/`before:` (a date), quoted phrases, bare words,
  * and `-` before any of them to negate. Every term must hold; a match is a
  * case-insensitive part of the field, as in Mailpit.
@@ -8,12 +8,12 @@
 import type { StoredEmail } from '../team-store.ts';
 
 export interface SearchTerm {
-  field: 'to' | 'from' | 'cc' | 'bcc' | 'subject' | 'message-id' | 'is' | 'has' | 'after' | 'before' | 'text';
+  field: 'to' | 'from' | 'cc' | 'bcc' | 'subject' | 'message-id' | 'tag' | 'is' | 'has' | 'after' | 'before' | 'text';
   value: string;
   negated: boolean;
 }
 
-const FIELDS = new Set(['to', 'from', 'cc', 'bcc', 'subject', 'message-id', 'is', 'has', 'after', 'before']);
+const FIELDS = new Set(['to', 'from', 'cc', 'bcc', 'subject', 'message-id', 'tag', 'is', 'has', 'after', 'before']);
 
 /** The terms of a query; a `field:` this catcher does not know is searched as a word, as Mailpit does. */
 export function parseSearch(query: string): SearchTerm[] {
@@ -40,6 +40,8 @@ export interface Searchable {
   cc: () => string[];
   bcc: () => string[];
   messageId: () => string;
+  /** Its Mailpit tags. */
+  tags: () => string[];
   /** The body as text (the text part, else the HTML's text). */
   body: () => string;
 }
@@ -66,7 +68,11 @@ function holds(term: SearchTerm, item: Searchable): boolean {
       return email.subject.toLowerCase().includes(term.value);
     case 'message-id':
       return item.messageId().toLowerCase().includes(term.value.replace(/^<|>$/g, ''));
+    case 'tag':
+      // A whole tag, whatever its case, as Mailpit matches it.
+      return item.tags().some((tag) => tag.toLowerCase() === term.value);
     case 'is':
+      if (term.value === 'tagged') return item.tags().length > 0;
       if (term.value === 'read') return email.read !== null;
       if (term.value === 'unread') return email.read === null;
       if (term.value === 'starred' || term.value === 'favorite') return email.favorite;

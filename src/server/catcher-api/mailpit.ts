@@ -19,6 +19,7 @@ import { SMTP_MAX_BYTES } from '../smtp.ts';
 import { insightsFor } from './insights.ts';
 import { composeSend } from './mailpit-send.ts';
 import { factsOf, headerBlock } from './message-facts.ts';
+import { cleanTag, cleanTags } from '../message-tags.ts';
 import { matches, parseSearch, type SearchTerm } from './mailpit-search.ts';
 import { readWaitQuery } from './wait-query.ts';
 import { TooManyWaits, type WaitRoom } from './waits.ts';
@@ -26,7 +27,7 @@ import { TooManyWaits, type WaitRoom } from './waits.ts';
 const started = Date.now();
 const address = (name: string, email: string) => ({ Name: name, Address: email });
 
-function summary(team: TeamStore, message: Message) {
+function summary(team: TeamStore, message: Message, tags: string[]) {
   const { email } = message;
   const facts = factsOf(team, email);
   // Whom the envelope reached that the headers never named: the Bcc.
@@ -44,7 +45,7 @@ function summary(team: TeamStore, message: Message) {
     Subject: email.subject,
     Created: email.createdAt.toISOString(),
     Username: '',
-    Tags: email.favorite ? ['Starred'] : [],
+    Tags: tags,
     Size: email.size,
     Attachments: email.attachments.length,
     Snippet: facts.body.replace(/\s+/g, ' ').trim().slice(0, 250),
@@ -70,7 +71,7 @@ async function detail(team: TeamStore, message: Message) {
       Checksums: { MD5: digest('md5'), SHA1: digest('sha1'), SHA256: digest('sha256') },
     };
   });
-  const base = summary(team, message);
+  const base = summary(team, message, team.tagsOf([email.delivery]).get(email.delivery) ?? []);
   return {
     ID: base.ID,
     MessageID: base.MessageID,
@@ -150,6 +151,7 @@ function search(team: TeamStore, terms: SearchTerm[], after?: number): StoredEma
     const facts = () => factsOf(team, email);
     return matches(terms, {
       email,
+      tags: () => team.tagsOf([email.delivery]).get(email.delivery) ?? [],
       to: () => facts().to.map((a) => a.address),
       cc: () => facts().cc.map((a) => a.address),
       bcc: () => facts().bcc.map((a) => a.address),
@@ -160,6 +162,7 @@ function search(team: TeamStore, terms: SearchTerm[], after?: number): StoredEma
 }
 
 function listBody(team: TeamStore, found: Found, start: number, all: { total: number; unread: number }, unreadFound: number) {
+  const tags = team.tagsOf(found.messages.map((m) => m.email.delivery));
   return {
     total: all.total,
     unread: all.unread,
@@ -167,8 +170,8 @@ function listBody(team: TeamStore, found: Found, start: number, all: { total: nu
     messages_count: found.total,
     messages_unread: unreadFound,
     start,
-    tags: [],
-    messages: found.messages.map((message) => summary(team, message)),
+    tags: [...team.tagCounts().keys()],
+    messages: found.messages.map((message) => summary(team, message, tags.get(message.email.delivery) ?? [])),
     Cursor: String(team.cursor()),
   };
 }
@@ -253,6 +256,36 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
     return { ID: first!.id };
   });
 
+  // Tags, as Mailpit keeps them: on a message (all its recipients), names cleaned, one whatever the case.
+  app.get('/api/v1/tags', async (request) => [...request.team.tagCounts().keys()]);
+  app.put('/api/v1/tags', async (request, reply) => {
+    const body = (request.body ?? {}) as { Tags?: unknown };
+    if (body.Tags !== undefined && body.Tags !== null && !Array.isArray(body.Tags)) return badRequest(reply, 'Tags must be a list of names, such as {"IDs": ["…"], "Tags": ["signup"]}');
+    const tags = cleanTags((body.Tags as unknown[] | null | undefined) ?? []);
+    const team = request.team;
+    team.transaction(() => {
+      for (const id of idsOf(body) ?? []) {
+        const message = messageById(team, id);
+        if (message) team.setTags(message.email.delivery, tags);
+      }
+    });
+    return ok(reply);
+  });
+  app.put<{ Params: { tag: string } }>('/api/v1/tags/:tag', async (request, reply) => {
+    const from = request.params.tag;
+    const to = cleanTag(String((request.body as { Name?: unknown } | null)?.Name ?? ''));
+    if (to === '') return badRequest(reply, `invalid tag name: ${to}`);
+    if (to === from) return ok(reply);
+    const team = request.team;
+    const inUse = team.tagCounts();
+    const has = (name: string) => [...inUse.keys()].some((tag) => tag.toLowerCase() === name.toLowerCase());
+    if (!has(from)) return badRequest(reply, `tag not found: ${from}`);
+    if (to.toLowerCase() !== from.toLowerCase() && has(to)) return badRequest(reply, `tag already exists: ${to}`);
+    team.renameTag(from, to);
+    return ok(reply);
+  });
+  app.delete<{ Params: { tag: string } }>('/api/v1/tags/:tag', async (request, reply) => (request.team.deleteTag(request.params.tag) ? ok(reply) : badRequest(reply, `tag not found: ${request.params.tag}`)));
+
   const counts = (team: TeamStore) => ({ total: team.deliveryPage(0, 0).total, unread: team.deliveryPage(0, 0, { unread: true }).total });
   const unreadOf = (messages: Message[]) => messages.filter((m) => m.email.read === null).length;
 
@@ -266,7 +299,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
       DatabaseSize: 0,
       Messages: total,
       Unread: unread,
-      Tags: {},
+      Tags: Object.fromEntries(team.tagCounts()),
       RuntimeStats: { Uptime: Math.round((Date.now() - started) / 1000), Memory: process.memoryUsage().rss, MessagesDeleted: 0, SMTPAccepted: 0, SMTPAcceptedSize: 0, SMTPRejected: 0, SMTPIgnored: 0 },
     };
   });

@@ -1,0 +1,30 @@
+/**
+ * Mailpit's tag names, as its tools.CleanTag and sortedUniqueTags make them:
+ * any character but letters, digits, `-`, `_`, `.`, `@` and space becomes a
+ * space, runs of spaces one, trimmed, at most 100 characters; a list keeps one
+ * of each name whatever its case, sorted.
+ */
+export function cleanTag(name: string): string {
+  return name.replace(/[^a-zA-Z0-9\-_.@ ]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100);
+}
+
+export function cleanTags(names: readonly unknown[]): string[] {
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const name of names) {
+    const tag = typeof name === 'string' ? cleanTag(name) : '';
+    if (tag === '' || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    tags.push(tag);
+  }
+  // Go's sort.Strings: by code unit, capitals first.
+  return tags.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The tags a message names in its X-Tags header (comma-separated), as Mailpit reads them when it stores it. */
+export function tagsInHeader(raw: Buffer): string[] {
+  const end = raw.indexOf('\r\n\r\n');
+  const head = raw.subarray(0, end === -1 ? Math.min(raw.length, 64 * 1024) : end).toString('latin1');
+  const found = /^x-tags:[ \t]*(.*(?:\r?\n[ \t].*)*)/im.exec(head);
+  return found ? cleanTags(found[1]!.replace(/\r?\n[ \t]/g, ' ').split(',')) : [];
+}
