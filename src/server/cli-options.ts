@@ -40,7 +40,7 @@ export const CLI_OPTIONS = {
   basic: { type: 'string', value: 'EMAIL:PASSWORD', help: 'mailcare: ask for this HTTP Basic login' },
   'no-automations': { type: 'boolean', help: 'mailcare: automation routes answer 403 (MAILCARE_AUTOMATIONS=false)' },
   forward: { type: 'boolean', help: 'mailcare: rules may forward by mail (MAILCARE_FORWARD=true; nothing is sent)' },
-  'allow-private-webhooks': { type: 'boolean', help: 'let webhooks reach loopback, private and link-local addresses' },
+  'allow-private-webhooks': { type: 'boolean', help: 'let webhooks and the link check reach loopback, private and link-local addresses' },
   'relay-host': { type: 'string', value: 'HOST', help: 'release (POST /api/v1/message/{ID}/release) through this SMTP server; its password from INBOX_DESK_RELAY_PASSWORD' },
   'relay-port': { type: 'string', value: 'N', default: '587', help: 'the relay\'s port' },
   'relay-security': { type: 'string', value: 'starttls|tls|none', default: 'starttls', help: 'STARTTLS, TLS from the first byte, or none' },

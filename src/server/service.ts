@@ -62,6 +62,11 @@ export class ReferenceService {
   /** Where Release sends a caught email on to (relay.ts): off unless set. */
   readonly relay = new RelayState();
 
+  /** Whether webhooks and the catcher's link check may reach this machine and private networks. */
+  get allowsPrivateTargets(): boolean {
+    return this.options.allowPrivateWebhooks === true;
+  }
+
   /** Tells `listener` of each live arrival, as soon as it is stored; answers how to stop. */
   onArrival(listener: ArrivalListener): () => void {
     this.arrivals.add(listener);

@@ -7,6 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -229,6 +231,24 @@ function catcherSuite(name: string, start: () => Promise<Catcher>, stop: () => P
       expect(await mailpit.getTags()).toEqual([]);
     });
 
+    it("answers mailpit-api's linkCheck, and asks nothing of this machine unless allowed (Mailpit's 451)", async () => {
+      const hits: string[] = [];
+      const site = createServer((request, response) => {
+        hits.push(request.url ?? '');
+        response.end();
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      const local = `http://127.0.0.1:${(site.address() as AddressInfo).port}/confirm`;
+      try {
+        await sender(c.smtpPort).sendMail({ from: 'app@myapp.test', to: 'links@myapp.test', subject: 'Local link', html: `<p><a href="${local}">Confirm</a></p>` });
+        const report = await mailpit.linkCheck('latest');
+        expect(report).toEqual({ Errors: 1, Links: [{ URL: local, StatusCode: 451, Status: 'Blocked private/reserved address' }] });
+        expect(hits).toEqual([]);
+      } finally {
+        site.close();
+      }
+    });
+
     it('views the bodies sandboxed, and reads nothing without the token', async () => {
       await sender(c.smtpPort).sendMail(signUp('view@myapp.test', '480213'));
       const view = await fetch(`${c.api}/view/latest.html`, authed(c.token));
@@ -349,6 +369,41 @@ catcherSuite(
   },
   () => running.stop(),
 );
+
+describe("Mailpit's link check on a catcher allowed to reach this machine", () => {
+  it('asks each link and image once, in Mailpit\'s order (links, then images), following redirects only when asked', async () => {
+    const hits: string[] = [];
+    const site = createServer((request, response) => {
+      hits.push(`${request.method} ${request.url}`);
+      if (request.url === '/moved') response.writeHead(301, { Location: '/welcome' });
+      else if (request.url === '/gone') response.writeHead(404);
+      response.end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const local = await startReferenceService({ teams: [{ id: 'this-computer', token: TOKEN }], catcher: true, rateLimit: 0, allowPrivateWebhooks: true, publicApi: { host: '127.0.0.1', port: 0 } });
+    try {
+      const mailpit = new MailpitClient((local.publicApi as { url: string }).url, { auth: { username: 'any', password: TOKEN } });
+      const html = `<p><a href="${at}/moved">Start</a> <a href="${at}/gone">Old page</a> <img src="${at}/logo.png" alt=""> <a href="${at}/gone">Again</a> <a href="http://nowhere.invalid/">Nowhere</a></p>`;
+      await local.inject(`From: app@myapp.test\r\nTo: links@myapp.test\r\nSubject: Links\r\nContent-Type: text/html\r\n\r\n${html}`);
+      const asIs = await mailpit.linkCheck('latest');
+      expect(asIs.Links.map((l) => [l.URL, l.StatusCode, l.Status])).toEqual([
+        [`${at}/moved`, 301, 'Moved Permanently'],
+        [`${at}/gone`, 404, 'Not Found'],
+        ['http://nowhere.invalid/', 0, 'Cannot find nowhere.invalid.'],
+        [`${at}/logo.png`, 200, 'OK'],
+      ]);
+      expect(asIs.Errors).toBe(2);
+      expect(hits.sort()).toEqual(['HEAD /gone', 'HEAD /logo.png', 'HEAD /moved']);
+      const followed = await mailpit.linkCheck('latest', true);
+      expect(followed.Links[0]).toEqual({ URL: `${at}/moved`, StatusCode: 200, Status: 'OK' });
+      expect(hits).toContain('HEAD /welcome');
+    } finally {
+      await local.close();
+      site.close();
+    }
+  });
+});
 
 describe('npm run mcp (stdio)', () => {
   it("lists the tools to the SDK's stdio client and waits for mail sent over SMTP", async () => {

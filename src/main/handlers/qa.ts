@@ -1,6 +1,6 @@
 /** The tester's bench in main: the link check, the compatibility check, print and PDF, the clipboard. */
 import { ServiceError } from '../api/errors.ts';
-import { checkLinks, urlsOf } from '../api/link-check.ts';
+import { checkLinks, urlsOf } from '../../server/link-check.ts';
 import type { BenchPort, DesktopPort, HandlerTable, InspectorPage } from './context.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Email } from '../../shared/domain/email.ts';

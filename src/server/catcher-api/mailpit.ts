@@ -15,6 +15,8 @@ import { parseMessage } from '../ingest.ts';
 import { releaseStored } from '../relay.ts';
 import type { ReferenceService } from '../service.ts';
 import type { StoredEmail, TeamStore } from '../team-store.ts';
+import { STATUS_CODES } from 'node:http';
+import { checkLinks, PRIVATE_NOT_ALLOWED, urlsOf } from '../link-check.ts';
 import { SMTP_MAX_BYTES } from '../smtp.ts';
 import { insightsFor } from './insights.ts';
 import { composeSend } from './mailpit-send.ts';
@@ -368,6 +370,26 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
       message.email.read = read;
     }
     return detail(team, message);
+  });
+
+  // Link check, in Mailpit's shape: each link and image asked for (HEAD), in the order the message has them;
+  // a private address only with --allow-private-webhooks (Mailpit's 451 otherwise), redirects followed on ?follow=true.
+  app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/api/v1/message/:id/link-check', async (request, reply) => {
+    const email = emailById(request.team, request.params.id);
+    const content = email ? request.team.content(email.id) : null;
+    if (!content) return notFound(reply);
+    const urls = urlsOf(content.html, content.text);
+    const allowed = options.service.allowsPrivateTargets;
+    const checked = await checkLinks(urls, async () => allowed, { follow: request.query.follow === 'true' });
+    const order = new Map(urls.map((u, index) => [u.url, index]));
+    const links = checked
+      .sort((a, b) => order.get(a.url)! - order.get(b.url)!)
+      .map((link) =>
+        link.error === PRIVATE_NOT_ALLOWED
+          ? { URL: link.url, StatusCode: 451, Status: 'Blocked private/reserved address' }
+          : { URL: link.url, StatusCode: link.status, Status: link.error ?? STATUS_CODES[link.status] ?? '' },
+      );
+    return { Errors: links.filter((link) => link.StatusCode === 0 || link.StatusCode >= 400).length, Links: links };
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/message/:id/raw', async (request, reply) => {

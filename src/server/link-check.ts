@@ -1,13 +1,15 @@
 /**
  * Checks an email's links and images on request (never before: nothing in
  * an email is fetched until the user asks). Each URL is resolved and, when it
- * is on this machine or a private network, asked for only with main's consent;
+ * is on this machine or a private network, asked for only with consent (main
+ * asks the user; the catcher's Mailpit API, its --allow-private-webhooks);
  * then HEAD (GET when HEAD is refused), redirects followed up to a limit and
- * kept, a timeout, a few at a time, never with the account's token.
+ * kept (or not followed, as Mailpit's follow=false), a timeout, a few at a
+ * time, never with the account's token.
  */
-import type { LinkCheck } from '../../shared/contract.ts';
-import { htmlTextAndLinks, linksOfText } from '../../shared/domain/mail-insights.ts';
-import { probeTarget, resolveWebhookTarget } from '../../server/webhook-target.ts';
+import type { LinkCheck } from '../shared/contract.ts';
+import { htmlTextAndLinks, linksOfText } from '../shared/domain/mail-insights.ts';
+import { probeTarget, resolveWebhookTarget } from './webhook-target.ts';
 
 export const LINK_CHECK = { timeoutMs: 8000, redirects: 5, atOnce: 4, max: 100 } as const;
 
@@ -30,7 +32,10 @@ export function urlsOf(html: string | null, text: string | null): { url: string;
   return found.slice(0, LINK_CHECK.max);
 }
 
-async function checkOne(url: string, mayReachPrivate: (origin: string) => Promise<boolean>): Promise<Omit<LinkCheck, 'kind' | 'text'>> {
+/** Status 0 with this error: a private address, not asked for. */
+export const PRIVATE_NOT_ALLOWED = 'Not checked: on this machine or a private network, and that was not allowed.';
+
+async function checkOne(url: string, mayReachPrivate: (origin: string) => Promise<boolean>, follow: boolean): Promise<Omit<LinkCheck, 'kind' | 'text'>> {
   const began = performance.now();
   const redirects: string[] = [];
   let current = url;
@@ -43,7 +48,7 @@ async function checkOne(url: string, mayReachPrivate: (origin: string) => Promis
       return done({ status: 0, error: `Cannot find ${new URL(current).host}.` });
     }
     if (target.private && !(await mayReachPrivate(target.url.origin))) {
-      return done({ status: 0, error: 'Not checked: on this machine or a private network, and that was not allowed.' });
+      return done({ status: 0, error: PRIVATE_NOT_ALLOWED });
     }
     let answer;
     try {
@@ -53,7 +58,7 @@ async function checkOne(url: string, mayReachPrivate: (origin: string) => Promis
       const name = (error as { name?: string }).name;
       return done({ status: 0, error: name === 'TimeoutError' || name === 'AbortError' ? `No answer within ${LINK_CHECK.timeoutMs / 1000} s.` : `Could not reach ${target.url.host}.` });
     }
-    if (answer.status >= 300 && answer.status < 400 && answer.location) {
+    if (follow && answer.status >= 300 && answer.status < 400 && answer.location) {
       redirects.push(`${answer.status} → ${answer.location}`);
       current = new URL(answer.location, current).href;
       continue;
@@ -67,6 +72,7 @@ async function checkOne(url: string, mayReachPrivate: (origin: string) => Promis
 export async function checkLinks(
   urls: { url: string; kind: 'link' | 'image'; text: string }[],
   mayReachPrivate: (origin: string) => Promise<boolean>,
+  { follow = true }: { follow?: boolean } = {},
 ): Promise<LinkCheck[]> {
   const results: LinkCheck[] = [];
   let next = 0;
@@ -79,7 +85,7 @@ export async function checkLinks(
   const worker = async () => {
     while (next < urls.length) {
       const item = urls[next++]!;
-      results.push({ ...item, ...(await checkOne(item.url, consent)) });
+      results.push({ ...item, ...(await checkOne(item.url, consent, follow)) });
     }
   };
   await Promise.all(Array.from({ length: Math.min(LINK_CHECK.atOnce, urls.length) }, worker));
