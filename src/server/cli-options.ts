@@ -40,6 +40,7 @@ export const CLI_OPTIONS = {
   basic: { type: 'string', value: 'EMAIL:PASSWORD', help: 'mailcare: ask for this HTTP Basic login' },
   'no-automations': { type: 'boolean', help: 'mailcare: automation routes answer 403 (MAILCARE_AUTOMATIONS=false)' },
   forward: { type: 'boolean', help: 'mailcare: rules may forward by mail (MAILCARE_FORWARD=true; nothing is sent)' },
+  spamd: { type: 'string', value: 'HOST:PORT', help: 'SpamAssassin\'s spamd, for Mailpit\'s sa-check (GET /api/v1/message/{ID}/sa-check)' },
   'allow-private-webhooks': { type: 'boolean', help: 'let webhooks and the link check reach loopback, private and link-local addresses' },
   'relay-host': { type: 'string', value: 'HOST', help: 'release (POST /api/v1/message/{ID}/release) through this SMTP server; its password from INBOX_DESK_RELAY_PASSWORD' },
   'relay-port': { type: 'string', value: 'N', default: '587', help: 'the relay\'s port' },
@@ -74,6 +75,8 @@ export interface CliOptions {
   automations: boolean;
   forward: boolean;
   allowPrivateWebhooks: boolean;
+  /** SpamAssassin's spamd (--spamd), for Mailpit's sa-check. */
+  spamd?: string;
   /** The catcher's API for tests and agents (--catch). */
   catcher: boolean;
   /** Release's relay (--relay-*), its password from the environment. */
@@ -218,6 +221,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       automations: !values['no-automations'],
       forward: Boolean(values.forward),
       allowPrivateWebhooks: Boolean(values['allow-private-webhooks']),
+      ...(values.spamd !== undefined ? { spamd: String(values.spamd) } : {}),
       catcher: Boolean(values.catch),
       ...(relay ? { relay } : {}),
     },

@@ -78,6 +78,7 @@ try {
     retention: { ...(options.keep !== undefined ? { keep: options.keep } : {}), ...(options.keepDays !== undefined ? { days: options.keepDays } : {}) },
     rateLimit: options.rateLimit,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
+    ...(options.spamd ? { spamd: options.spamd } : {}),
     flavor: options.flavor,
     basic: options.basic,
     automations: options.automations,

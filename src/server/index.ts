@@ -29,6 +29,8 @@ export interface StartOptions {
   webhookTimeoutMs?: number;
   /** Let webhooks reach loopback, private and link-local addresses (tests, a private network). */
   allowPrivateWebhooks?: boolean;
+  /** SpamAssassin's spamd (host:port), for Mailpit's sa-check; without it that route says it is off. */
+  spamd?: string;
   /** `mailcare` speaks MailCare's own API (flavors.ts); the API document's by default. */
   flavor?: FlavorName;
   /** MailCare flavor: require this HTTP Basic login. */
@@ -97,6 +99,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     dataDir: options.dataDir,
     webhookTimeoutMs: options.webhookTimeoutMs,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
+    ...(options.spamd ? { spamd: options.spamd } : {}),
     flavor: options.flavor,
     parse: options.parse,
     retention: options.retention,

@@ -24,6 +24,8 @@ export interface ServiceOptions {
   webhookTimeoutMs?: number;
   /** Deliver webhooks to loopback, private and link-local addresses (off: refused). */
   allowPrivateWebhooks?: boolean;
+  /** SpamAssassin's spamd (host:port), for the catcher's sa-check. */
+  spamd?: string;
   /** How webhooks look and when matched mail is deleted (flavors/). */
   flavor?: FlavorName;
   /** Parses incoming mail (parse-pool.ts puts it on a thread); in place by default. */
@@ -65,6 +67,11 @@ export class ReferenceService {
   /** Whether webhooks and the catcher's link check may reach this machine and private networks. */
   get allowsPrivateTargets(): boolean {
     return this.options.allowPrivateWebhooks === true;
+  }
+
+  /** SpamAssassin's spamd, when one was given. */
+  get spamd(): string | undefined {
+    return this.options.spamd;
   }
 
   /** Tells `listener` of each live arrival, as soon as it is stored; answers how to stop. */

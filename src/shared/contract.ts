@@ -265,7 +265,7 @@ export interface AccountSummary {
   transport: 'encrypted' | 'loopback' | 'clear';
 }
 
-/** SpamAssassin's verdict on an email, as its spamd said it (main/qa/spamc.ts). */
+/** SpamAssassin's verdict on an email, as its spamd said it (server/spamc.ts). */
 export interface SpamReport {
   isSpam: boolean;
   score: number;

@@ -185,6 +185,11 @@ function catcherSuite(name: string, start: () => Promise<Catcher>, stop: () => P
       // Without the token, nothing is taken.
       expect((await fetch(`${c.api}/api/v1/send`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ok) })).status).toBe(401);
 
+      // No spamd given: Mailpit's sa-check is off, and says how to turn it on.
+      const saCheck = await fetch(`${c.api}/api/v1/message/${ID}/sa-check`, authed(c.token));
+      expect([saCheck.status, await saCheck.text()]).toEqual([404, "SpamAssassin checks are off: start the catcher with --spamd host:port (spamd's address)"]);
+      expect((await mailpit.getConfiguration()).SpamAssassin).toBe(false);
+
       // Mailpit's health probes, asked as a CI service's health check asks them: no token.
       for (const probe of ['/livez', '/readyz']) expect((await fetch(`${c.api}${probe}`)).status, probe).toBe(200);
       await mailpit.deleteMessages();

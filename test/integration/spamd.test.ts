@@ -5,13 +5,16 @@
  * score under the threshold; no spamd gives one plain sentence. SpamAssassin
  * decides every figure here: nothing is hand-scored.
  */
+import { MailpitClient } from 'mailpit-api';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
 import { dispatch, type Handlers } from '../../src/main/handlers.ts';
-import { parseSpamdAnswer, reportRules, spamdAddress } from '../../src/main/qa/spamc.ts';
+import { parseSpamdAnswer, reportRules, spamdAddress } from '../../src/server/spamc.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
+import { startCatch } from '../support/catch-command.ts';
 import { testCipher } from '../support/cipher.ts';
 import { mainHandlers } from '../support/main-handlers.ts';
 import { rawMail } from '../support/mail.ts';
@@ -121,12 +124,33 @@ describe.skipIf(missing !== null && !SPAMD_REQUIRED)('spam scores from a real sp
     expect(report.rules.map((r) => r.name)).not.toContain('GTUBE');
   }, 30_000);
 
+  it("npm run catch --spamd answers mailpit-api's spamAssassinCheck with spamd's own verdict", async () => {
+    const catcher = await startCatch({ args: ['--spamd', spamd.address] });
+    const mail = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.smtpPort, secure: false, ignoreTLS: true });
+    try {
+      const mailpit = new MailpitClient(catcher.api, { auth: { username: 'ci', password: catcher.token } });
+      expect((await mailpit.getConfiguration()).SpamAssassin).toBe(true);
+      await mail.sendMail({ from: 'Bulk <bulk@spam.test>', to: 'qa@acme.test', subject: 'Test', text: `This is the GTUBE:\n${GTUBE}\n` });
+      const spam = await mailpit.spamAssassinCheck('latest');
+      expect(spam).toMatchObject({ IsSpam: true, Error: '' });
+      expect(spam.Score).toBeGreaterThanOrEqual(1000);
+      expect(spam.Rules[0]).toMatchObject({ Name: 'GTUBE' });
+      await mail.sendMail({ from: 'MyApp <no-reply@myapp.test>', to: 'qa@acme.test', subject: 'Confirm your email address', text: 'Hello Ada,\n\nYour verification code is 739204.\n\nThe MyApp team\n' });
+      const clean = await mailpit.spamAssassinCheck('latest');
+      expect(clean.IsSpam).toBe(false);
+      expect(clean.Rules.map((rule) => rule.Name)).not.toContain('GTUBE');
+    } finally {
+      mail.close();
+      await catcher.stop();
+    }
+  }, 60_000);
+
   it('no spamd at the address: one plain sentence', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as { port: number }).port;
     await new Promise((resolve) => probe.close(resolve));
     await accounts.updateSettings({ spamd: `127.0.0.1:${port}` });
-    expect(await score(ids.clean!)).toMatchObject({ ok: false, error: { kind: 'network', message: `No spamd answers at 127.0.0.1:${port}. Install SpamAssassin’s spamd and start it (Debian: apt install spamd), or set its address in Settings.` } });
+    expect(await score(ids.clean!)).toMatchObject({ ok: false, error: { kind: 'network', message: `No spamd answers at 127.0.0.1:${port}. Install SpamAssassin’s spamd and start it (Debian: apt install spamd), or give its address (Settings in the app; --spamd for npm run catch).` } });
   });
 });

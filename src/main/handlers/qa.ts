@@ -9,7 +9,7 @@ import { codeChange, halfSize, headerChanges, linkChanges, pixelDiff, readableTe
 import type { ShownImages } from '../qa/shown-images.ts';
 import { printDocument } from '../qa/print-document.ts';
 import { runCompat } from '../qa/run-compat.ts';
-import { DEFAULT_SPAMD, spamReport } from '../qa/spamc.ts';
+import { DEFAULT_SPAMD, spamReport, SpamdError } from '../../server/spamc.ts';
 import { safeFileName } from '../file-names.ts';
 import type { HandlerContext } from './context.ts';
 
@@ -91,7 +91,9 @@ export function qaHandlers(
           throw new ServiceError('unsupported', `Spam scores are off: set SpamAssassin’s spamd in Settings (usually ${DEFAULT_SPAMD}).`);
         }
         // The stored bytes as they are: what a receiving server's SpamAssassin would read.
-        return spamReport(await c.rawMessage(id), address);
+        return spamReport(await c.rawMessage(id), address).catch((error: unknown) => {
+          throw error instanceof SpamdError ? new ServiceError(error.kind, error.message) : error;
+        });
       }),
     checkAccessibility: async ({ light, dark }) => {
       const { inspector, axeSource } = deps;

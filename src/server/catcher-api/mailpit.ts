@@ -18,6 +18,7 @@ import type { StoredEmail, TeamStore } from '../team-store.ts';
 import { STATUS_CODES } from 'node:http';
 import { checkLinks, PRIVATE_NOT_ALLOWED, urlsOf } from '../link-check.ts';
 import { SMTP_MAX_BYTES } from '../smtp.ts';
+import { spamReport } from '../spamc.ts';
 import { insightsFor } from './insights.ts';
 import { composeSend } from './mailpit-send.ts';
 import { factsOf, headerBlock } from './message-facts.ts';
@@ -220,7 +221,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
       ChaosEnabled: true,
       DuplicatesIgnored: false,
       HideDeleteAllButton: false,
-      SpamAssassin: false,
+      SpamAssassin: options.service.spamd !== undefined,
       MessageRelay: {
         Enabled: relay !== null,
         SMTPServer: relay ? relayTarget(relay) : '',
@@ -390,6 +391,22 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
           : { URL: link.url, StatusCode: link.status, Status: link.error ?? STATUS_CODES[link.status] ?? '' },
       );
     return { Errors: links.filter((link) => link.StatusCode === 0 || link.StatusCode >= 400).length, Links: links };
+  });
+
+  // SpamAssassin's verdict in Mailpit's shape, from the spamd given with --spamd (as Mailpit's --enable-spamassassin);
+  // spamd's own failure is the answer's Error, as Mailpit reports it.
+  app.get<{ Params: { id: string } }>('/api/v1/message/:id/sa-check', async (request, reply) => {
+    const address = options.service.spamd;
+    if (address === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('SpamAssassin checks are off: start the catcher with --spamd host:port (spamd\'s address)');
+    const email = emailById(request.team, request.params.id);
+    const raw = email ? request.team.content(email.id)?.raw : undefined;
+    if (!raw) return notFound(reply);
+    try {
+      const report = await spamReport(raw, address);
+      return { IsSpam: report.isSpam, Error: '', Score: report.score, Rules: report.rules.map((rule) => ({ Score: rule.points, Name: rule.name, Description: rule.description })) };
+    } catch (error) {
+      return { IsSpam: false, Error: (error as Error).message, Score: 0, Rules: [] };
+    }
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/message/:id/raw', async (request, reply) => {
