@@ -274,7 +274,7 @@ export interface SpamReport {
   rules: { name: string; points: number; description: string }[];
 }
 
-/** One link or image of an email, as main found it when asked (api/link-check.ts). */
+/** One link or image of an email, as main found it when asked (server/link-check.ts). */
 export interface LinkCheck {
   url: string;
   kind: 'link' | 'image';
