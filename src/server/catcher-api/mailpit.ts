@@ -2,10 +2,10 @@
  * Mailpit's REST API (/api/v1, its swagger's shapes), so a suite written for
  * Mailpit, or a client such as `mailpit-api`, moves over unchanged: info,
  * messages (list, read status, delete), search (list, delete), one message by
- * ID or `latest` with its raw source, headers, parts and views, and send (a
- * message given as JSON, taken in as if it came over SMTP). Extra fields
- * a Mailpit client ignores: each message's Code and Link (the finder's), the
- * Cursor of the store, and GET /api/v1/wait, which Mailpit has not.
+ * ID or `latest` with its raw source, headers, parts and views (send, tags
+ * and the checks: mailpit-tools.ts). Extra fields a Mailpit client ignores:
+ * each message's Code and Link (the finder's), the Cursor of the store, and
+ * GET /api/v1/wait, which Mailpit has not.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,15 +15,11 @@ import { parseMessage } from '../ingest.ts';
 import { releaseStored } from '../relay.ts';
 import type { ReferenceService } from '../service.ts';
 import type { StoredEmail, TeamStore } from '../team-store.ts';
-import { STATUS_CODES } from 'node:http';
-import { checkLinks, PRIVATE_NOT_ALLOWED, urlsOf } from '../link-check.ts';
-import { SMTP_MAX_BYTES } from '../smtp.ts';
-import { spamReport } from '../spamc.ts';
 import { insightsFor } from './insights.ts';
-import { composeSend } from './mailpit-send.ts';
-import { factsOf, headerBlock } from './message-facts.ts';
-import { cleanTag, cleanTags } from '../message-tags.ts';
+import { badRequest, emailById, idsOf, messageById, messagesOf, notFound, ok, whole, type Ids, type Message } from './mailpit-lookup.ts';
+import { mailpitToolRoutes } from './mailpit-tools.ts';
 import { matches, parseSearch, type SearchTerm } from './mailpit-search.ts';
+import { factsOf, headerBlock } from './message-facts.ts';
 import { readWaitQuery } from './wait-query.ts';
 import { TooManyWaits, type WaitRoom } from './waits.ts';
 
@@ -111,32 +107,6 @@ interface Found {
 }
 
 /**
- * The service stores one email per recipient (the API document's model); Mailpit lists a message
- * once. The rows of one SMTP delivery share its number: one message here, shown by its first row,
- * with every recipient its headers did not name as a Bcc.
- */
-export interface Message {
-  email: StoredEmail;
-  rows: StoredEmail[];
-}
-
-/** Rows grouped by their delivery, in the order their first row comes. */
-export function messagesOf(emails: StoredEmail[]): Message[] {
-  const byDelivery = new Map<number, Message>();
-  for (const email of emails) {
-    const known = byDelivery.get(email.delivery);
-    if (known) known.rows.push(email);
-    else byDelivery.set(email.delivery, { email, rows: [email] });
-  }
-  return [...byDelivery.values()];
-}
-
-/** The messages as Mailpit answers them: each with every row of its delivery (the Bcc come from them). */
-function whole(team: TeamStore, messages: Message[]): Message[] {
-  return team.deliveries(messages.map((m) => m.email.delivery)).map((rows) => ({ email: rows[0]!, rows }));
-}
-
-/**
  * The longest positive term the store's own index can narrow by (an address or a subject; it
  * holds the inboxes, senders and subjects), so a search among 100,000 reads a few rows, not all.
  */
@@ -180,30 +150,6 @@ function listBody(team: TeamStore, found: Found, start: number, all: { total: nu
 }
 
 const count = (value: unknown, fallback: number) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback);
-const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send('ok');
-const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('message not found');
-const badRequest = (reply: FastifyReply, message: string) => reply.code(400).type('text/plain; charset=utf-8').send(message);
-
-/** `latest` or an ID: the message, or null. */
-function messageById(team: TeamStore, id: string): Message | null {
-  const email = emailById(team, id);
-  return email ? (whole(team, [{ email, rows: [email] }])[0] ?? null) : null;
-}
-
-/** `latest` or an ID: the email alone (raw, headers, parts and views need no delivery's other rows). */
-const emailById = (team: TeamStore, id: string): StoredEmail | null => (id === 'latest' ? (team.page({}, 0, 1).emails[0] ?? null) : team.getEmail(id));
-
-interface Ids {
-  IDs?: unknown;
-  Read?: unknown;
-  Search?: unknown;
-}
-
-function idsOf(body: unknown): string[] | null {
-  const ids = (body as Ids | null | undefined)?.IDs;
-  return Array.isArray(ids) && ids.length > 0 ? ids.map(String) : null;
-}
-
 export async function mailpitRoutes(app: FastifyInstance, options: { waits: WaitRoom; service: ReferenceService }): Promise<void> {
   const { chaos } = options.service;
   // Chaos, in Mailpit's shape: its three stages; ours (connect, the end of DATA, a delay, a drop) in Settings.
@@ -250,44 +196,7 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
       .send(answer.ok ? 'ok' : answer.message);
   });
 
-  // Send: the message composed and taken in as SMTP mail is (waits, automations, retention); Mailpit answers its ID.
-  // The body may carry attachments as large as SMTP takes, in base64.
-  app.post('/api/v1/send', { bodyLimit: Math.ceil((SMTP_MAX_BYTES * 4) / 3) + 1024 * 1024 }, async (request, reply) => {
-    const composed = await composeSend(request.body);
-    if (typeof composed === 'string') return reply.code(400).type('application/json; charset=utf-8').send({ Error: composed });
-    const [first] = await options.service.ingest(composed.raw, { teamId: request.team.id, recipients: composed.recipients });
-    return { ID: first!.id };
-  });
-
-  // Tags, as Mailpit keeps them: on a message (all its recipients), names cleaned, one whatever the case.
-  app.get('/api/v1/tags', async (request) => [...request.team.tagCounts().keys()]);
-  app.put('/api/v1/tags', async (request, reply) => {
-    const body = (request.body ?? {}) as { Tags?: unknown };
-    if (body.Tags !== undefined && body.Tags !== null && !Array.isArray(body.Tags)) return badRequest(reply, 'Tags must be a list of names, such as {"IDs": ["…"], "Tags": ["signup"]}');
-    const tags = cleanTags((body.Tags as unknown[] | null | undefined) ?? []);
-    const team = request.team;
-    team.transaction(() => {
-      for (const id of idsOf(body) ?? []) {
-        const message = messageById(team, id);
-        if (message) team.setTags(message.email.delivery, tags);
-      }
-    });
-    return ok(reply);
-  });
-  app.put<{ Params: { tag: string } }>('/api/v1/tags/:tag', async (request, reply) => {
-    const from = request.params.tag;
-    const to = cleanTag(String((request.body as { Name?: unknown } | null)?.Name ?? ''));
-    if (to === '') return badRequest(reply, `invalid tag name: ${to}`);
-    if (to === from) return ok(reply);
-    const team = request.team;
-    const inUse = team.tagCounts();
-    const has = (name: string) => [...inUse.keys()].some((tag) => tag.toLowerCase() === name.toLowerCase());
-    if (!has(from)) return badRequest(reply, `tag not found: ${from}`);
-    if (to.toLowerCase() !== from.toLowerCase() && has(to)) return badRequest(reply, `tag already exists: ${to}`);
-    team.renameTag(from, to);
-    return ok(reply);
-  });
-  app.delete<{ Params: { tag: string } }>('/api/v1/tags/:tag', async (request, reply) => (request.team.deleteTag(request.params.tag) ? ok(reply) : badRequest(reply, `tag not found: ${request.params.tag}`)));
+  await app.register(mailpitToolRoutes, { service: options.service });
 
   const counts = (team: TeamStore) => ({ total: team.deliveryPage(0, 0).total, unread: team.deliveryPage(0, 0, { unread: true }).total });
   const unreadOf = (messages: Message[]) => messages.filter((m) => m.email.read === null).length;
@@ -371,42 +280,6 @@ export async function mailpitRoutes(app: FastifyInstance, options: { waits: Wait
       message.email.read = read;
     }
     return detail(team, message);
-  });
-
-  // Link check, in Mailpit's shape: each link and image asked for (HEAD), in the order the message has them;
-  // a private address only with --allow-private-webhooks (Mailpit's 451 otherwise), redirects followed on ?follow=true.
-  app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/api/v1/message/:id/link-check', async (request, reply) => {
-    const email = emailById(request.team, request.params.id);
-    const content = email ? request.team.content(email.id) : null;
-    if (!content) return notFound(reply);
-    const urls = urlsOf(content.html, content.text);
-    const allowed = options.service.allowsPrivateTargets;
-    const checked = await checkLinks(urls, async () => allowed, { follow: request.query.follow === 'true' });
-    const order = new Map(urls.map((u, index) => [u.url, index]));
-    const links = checked
-      .sort((a, b) => order.get(a.url)! - order.get(b.url)!)
-      .map((link) =>
-        link.error === PRIVATE_NOT_ALLOWED
-          ? { URL: link.url, StatusCode: 451, Status: 'Blocked private/reserved address' }
-          : { URL: link.url, StatusCode: link.status, Status: link.error ?? STATUS_CODES[link.status] ?? '' },
-      );
-    return { Errors: links.filter((link) => link.StatusCode === 0 || link.StatusCode >= 400).length, Links: links };
-  });
-
-  // SpamAssassin's verdict in Mailpit's shape, from the spamd given with --spamd (as Mailpit's --enable-spamassassin);
-  // spamd's own failure is the answer's Error, as Mailpit reports it.
-  app.get<{ Params: { id: string } }>('/api/v1/message/:id/sa-check', async (request, reply) => {
-    const address = options.service.spamd;
-    if (address === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('SpamAssassin checks are off: start the catcher with --spamd host:port (spamd\'s address)');
-    const email = emailById(request.team, request.params.id);
-    const raw = email ? request.team.content(email.id)?.raw : undefined;
-    if (!raw) return notFound(reply);
-    try {
-      const report = await spamReport(raw, address);
-      return { IsSpam: report.isSpam, Error: '', Score: report.score, Rules: report.rules.map((rule) => ({ Score: rule.points, Name: rule.name, Description: rule.description })) };
-    } catch (error) {
-      return { IsSpam: false, Error: (error as Error).message, Score: 0, Rules: [] };
-    }
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/message/:id/raw', async (request, reply) => {
