@@ -51,6 +51,8 @@ export class Catcher {
   private attempt = 0;
   /** The relay Release sends through, once the user consented to it (main's dialog); null: none. */
   private relay: RelayConfig | null = null;
+  /** SpamAssassin's spamd (Settings), for its API's sa-check; null: none. */
+  private spamd: string | null = null;
   private readonly changeListeners = new Set<(state: CatcherState) => void>();
   private readonly arrivalListeners = new Set<(ids: string[]) => void>();
 
@@ -82,6 +84,12 @@ export class Catcher {
   setRelay(relay: RelayConfig | null): void {
     this.relay = relay;
     this.service?.setRelay(relay);
+  }
+
+  /** The spamd its API's Mailpit sa-check asks (the app's own spam score's): at once, without a restart. */
+  setSpamd(address: string | null): void {
+    this.spamd = address || null;
+    this.service?.setSpamd(this.spamd);
   }
 
   /** Sends a caught email on through the relay; null when the email is not there. */
@@ -119,8 +127,8 @@ export class Catcher {
       this.set({ status: 'off', smtp: null, error: null, api: null });
       return;
     }
-    // Chaos and the relay go along, but never into the key: changing them restarts nothing.
-    const service = localService(this.options.workerPath, { ...config, chaos: this.current.chaos ?? CHAOS_OFF, relay: this.relay }, 'This computer');
+    // Chaos, the relay and spamd go along, but never into the key: changing them restarts nothing.
+    const service = localService(this.options.workerPath, { ...config, chaos: this.current.chaos ?? CHAOS_OFF, relay: this.relay, spamd: this.spamd }, 'This computer');
     this.service = service;
     this.set({ status: 'starting', smtp: null, error: null, api: null });
     try {

@@ -47,6 +47,7 @@ if (!app.requestSingleInstanceLock()) {
     // "This computer" catches mail from launch while it is on, whichever account is shown.
     const catcher = new Catcher({ workerPath, dataDir: join(app.getPath('userData'), 'catcher') }, accounts.catcher, accounts.catcherHasPassword, accounts.pinnedChaos);
     catcher.setRelay(accounts.relayConfig());
+    catcher.setSpamd(accounts.settings.spamd);
     void catcher.apply(accounts.catcher, accounts.catcherPassword(), accounts.catcherHasPassword);
     const emit = emitter(() => mainWindow?.webContents ?? null);
     const desktop = electronDesktop({ mainWindow: () => mainWindow, tempDir: app.getPath('temp'), downloadsDir: app.getPath('downloads') });

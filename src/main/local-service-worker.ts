@@ -42,6 +42,7 @@ try {
     ...(config.seedDir ? { seedDir: config.seedDir } : {}),
     ...(config.dataDir ? { dataDir: config.dataDir } : {}),
     ...(config.retention ? { retention: config.retention } : {}),
+    ...(config.spamd ? { spamd: config.spamd } : {}),
     rateLimit: 0,
     ...(config.api ? { catcher: true, publicApi: config.api } : {}),
     ...(smtp
@@ -94,6 +95,10 @@ running.service.chaos.onChange((settings) => post({ type: 'chaos', settings }));
 parentPort!.on('message', (message: unknown) => {
   if (typeof message === 'object' && message !== null && 'chaos' in message) {
     running.service.chaos.set((message as { chaos: ChaosSettings }).chaos);
+    return;
+  }
+  if (typeof message === 'object' && message !== null && 'spamd' in message) {
+    running.service.setSpamd((message as { spamd: string | null }).spamd ?? undefined);
     return;
   }
   if (typeof message === 'object' && message !== null && 'relay' in message) {

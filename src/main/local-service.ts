@@ -27,6 +27,8 @@ export interface LocalServiceConfig {
   chaos?: ChaosSettings;
   /** The relay Release sends through: only one the user consented to (main decides). */
   relay?: RelayConfig | null;
+  /** SpamAssassin's spamd (Settings), for its API's Mailpit sa-check. */
+  spamd?: string | null;
 }
 
 /** Where the API for tests and agents answers, or why it does not (one sentence). */
@@ -57,6 +59,8 @@ export interface LocalService {
   onChaos: (listener: (settings: ChaosSettings) => void) => () => void;
   /** Sets the relay Release sends through (its API's too); null: release is off. */
   setRelay: (config: RelayConfig | null) => void;
+  /** Sets the spamd its API's sa-check asks; null: that check is off. */
+  setSpamd: (address: string | null) => void;
   /** Sends a caught email on through the relay; null when the email is not there. */
   release: (emailId: string, to: string[]) => Promise<ReleaseAnswer | null>;
 }
@@ -144,6 +148,10 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
     setRelay: (relay) => {
       config.relay = relay;
       worker?.postMessage({ relay });
+    },
+    setSpamd: (spamd) => {
+      config.spamd = spamd;
+      worker?.postMessage({ spamd });
     },
     release: async (emailId, to) => {
       if (!worker || !started) throw new ServiceError('network', `${what} is not running: start it in Settings, then send again.`);

@@ -69,10 +69,17 @@ export class ReferenceService {
     return this.options.allowPrivateWebhooks === true;
   }
 
-  /** SpamAssassin's spamd, when one was given. */
+  /** SpamAssassin's spamd, when one was given (--spamd, or the app's setting for This computer). */
   get spamd(): string | undefined {
-    return this.options.spamd;
+    return this.spamdAddress;
   }
+
+  /** Sets (or, with undefined, forgets) the spamd the catcher's sa-check asks. */
+  setSpamd(address: string | undefined): void {
+    this.spamdAddress = address || undefined;
+  }
+
+  private spamdAddress: string | undefined;
 
   /** Tells `listener` of each live arrival, as soon as it is stored; answers how to stop. */
   onArrival(listener: ArrivalListener): () => void {
@@ -89,6 +96,7 @@ export class ReferenceService {
 
   constructor(options: ServiceOptions) {
     this.options = options;
+    this.spamdAddress = options.spamd;
     for (const team of options.teams) {
       const dir = this.teamDir(team.id);
       if (dir) mkdirSync(dir, { recursive: true });

@@ -187,7 +187,7 @@ function catcherSuite(name: string, start: () => Promise<Catcher>, stop: () => P
 
       // No spamd given: Mailpit's sa-check is off, and says how to turn it on.
       const saCheck = await fetch(`${c.api}/api/v1/message/${ID}/sa-check`, authed(c.token));
-      expect([saCheck.status, await saCheck.text()]).toEqual([404, "SpamAssassin checks are off: start the catcher with --spamd host:port (spamd's address)"]);
+      expect([saCheck.status, await saCheck.text()]).toEqual([404, 'SpamAssassin checks are off: give the catcher a spamd (npm run catch -- --spamd host:port; in the app, Settings → spamd)']);
       expect((await mailpit.getConfiguration()).SpamAssassin).toBe(false);
 
       // Mailpit's health probes, asked as a CI service's health check asks them: no token.

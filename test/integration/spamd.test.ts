@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { AccountManager } from '../../src/main/account/accounts.ts';
 import { TokenVault } from '../../src/main/account/vault.ts';
+import { Catcher } from '../../src/main/catcher.ts';
 import { dispatch, type Handlers } from '../../src/main/handlers.ts';
 import { parseSpamdAnswer, reportRules, spamdAddress } from '../../src/server/spamc.ts';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
@@ -19,9 +20,9 @@ import { testCipher } from '../support/cipher.ts';
 import { mainHandlers } from '../support/main-handlers.ts';
 import { rawMail } from '../support/mail.ts';
 import { spamdMissing, SPAMD_REQUIRED, startSpamd, type RunningSpamd } from '../support/real-spamd.ts';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
 const missing = spamdMissing();
@@ -141,6 +142,32 @@ describe.skipIf(missing !== null && !SPAMD_REQUIRED)('spam scores from a real sp
       expect((clean.Rules ?? []).map((rule) => rule.Name)).not.toContain('GTUBE');
     } finally {
       mail.close();
+      await catcher.stop();
+    }
+  }, 60_000);
+
+  it("This computer's sa-check asks the spamd of the app's Settings, set without a restart", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inbox-desk-spam-catcher-'));
+    const own = await AccountManager.load(join(dir, 'settings.json'), new TokenVault(testCipher(true)));
+    const settings = await own.updateCatcher({ enabled: true, port: 0, apiPort: 0 });
+    const catcher = new Catcher({ workerPath: resolve('src/main/local-service-worker.ts'), dataDir: join(dir, 'catcher') }, settings, false);
+    catcher.setSpamd(own.settings.spamd);
+    await catcher.apply(settings, null, false);
+    const made = mainHandlers(own, { mail: { catcher } });
+    const mail = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.state.smtp!.port, secure: false, ignoreTLS: true });
+    try {
+      const api = (catcher.state.api as { url: string }).url;
+      const token = (await readFile(join(dir, 'catcher', 'mail', 'api-token'), 'utf8')).trim();
+      await mail.sendMail({ from: 'Bulk <bulk@spam.test>', to: 'qa@acme.test', subject: 'Test', text: `This is the GTUBE:\n${GTUBE}\n` });
+      const off = await fetch(`${api}/api/v1/message/latest/sa-check`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(off.status).toBe(404);
+      await made.table.updateSettings({ spamd: spamd.address });
+      const spam = await new MailpitClient(api, { auth: { username: 'app', password: token } }).spamAssassinCheck('latest');
+      expect(spam).toMatchObject({ IsSpam: true, Error: '' });
+      expect(spam.Rules?.[0]).toMatchObject({ Name: 'GTUBE' });
+    } finally {
+      mail.close();
+      made.dispose();
       await catcher.stop();
     }
   }, 60_000);

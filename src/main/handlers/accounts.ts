@@ -131,7 +131,12 @@ export function accountHandlers(context: HandlerContext, deps: HandlerDeps, endS
       return announce();
     },
     getSettings: async () => accounts.settings,
-    updateSettings: (patch) => accounts.updateSettings(patch),
+    updateSettings: async (patch) => {
+      const settings = await accounts.updateSettings(patch);
+      // The spam score's spamd is This computer's sa-check's too.
+      catcher?.setSpamd(accounts.settings.spamd);
+      return settings;
+    },
     openExternal: async ({ url }) => {
       const safe = normaliseExternalUrl(url);
       if (safe === null) throw new ServiceError('bad-request', 'Only web and mailto links open outside the app.');

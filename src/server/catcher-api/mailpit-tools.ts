@@ -77,7 +77,7 @@ export async function mailpitToolRoutes(app: FastifyInstance, options: { service
   // spamd's own failure is the answer's Error, as Mailpit reports it.
   app.get<{ Params: { id: string } }>('/api/v1/message/:id/sa-check', async (request, reply) => {
     const address = options.service.spamd;
-    if (address === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('SpamAssassin checks are off: start the catcher with --spamd host:port (spamd\'s address)');
+    if (address === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('SpamAssassin checks are off: give the catcher a spamd (npm run catch -- --spamd host:port; in the app, Settings → spamd)');
     const email = emailById(request.team, request.params.id);
     const raw = email ? request.team.content(email.id)?.raw : undefined;
     if (!raw) return notFound(reply);
