@@ -16,6 +16,14 @@ export interface ParsedAttachment {
   partSize?: number;
   /** As MailCare records it: md5 of PHP's json_encode of the part's headers (Attachment::hashHeaders). */
   headersMd5?: string;
+  /** Its Content-ID without the angle brackets; '' when it has none. */
+  contentId: string;
+  /**
+   * Shown within the body rather than attached, as Mailpit (enmime) sorts parts: its
+   * Content-Disposition says inline, or it says nothing and the part has a Content-ID
+   * (an image of multipart/related). MailCare lists every part either way.
+   */
+  inline: boolean;
 }
 
 /** What the service keeps of a raw RFC 822 message. */
@@ -93,6 +101,13 @@ function headerObject(headers: [string, string][]): Record<string, string | stri
   return object;
 }
 
+/** mailparser calls a part without a Content-Disposition an attachment; Mailpit reads the header itself. */
+function isInline(disposition: unknown, contentId: string | undefined): boolean {
+  const said = typeof disposition === 'object' && disposition !== null ? (disposition as { value?: unknown }).value : disposition;
+  if (typeof said === 'string' && said.trim() !== '') return said.trim().toLowerCase() === 'inline';
+  return Boolean(contentId);
+}
+
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const mail = await simpleParser(raw, {
     skipHtmlToText: true,
@@ -120,6 +135,8 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
       headersHashed: createHash('sha1')
         .update(JSON.stringify([...attachment.headers.entries()]))
         .digest('hex'),
+      contentId: attachment.cid ?? '',
+      inline: isInline(attachment.headers.get('content-disposition'), attachment.cid),
       ...(mailcareRecord
         ? { partSize: leaves[index]!.size, headersMd5: createHash('md5').update(phpJsonEncode(headerObject(leaves[index]!.headers))).digest('hex') }
         : {}),

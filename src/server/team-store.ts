@@ -39,6 +39,8 @@ export interface StoredAttachment {
   /** MailCare's record: the MIME part's length and md5 of its headers (absent for mail stored before). */
   partSize?: number;
   headersMd5?: string;
+  /** Shown within the body (ingest.ts's ParsedAttachment.inline); absent for a part attached, or stored before. */
+  inline?: true;
   createdAt: Date;
 }
 
@@ -392,6 +394,7 @@ export class TeamStore {
       size: attachment.content.length,
       headersHashed: attachment.headersHashed,
       ...(attachment.partSize !== undefined ? { partSize: attachment.partSize, headersMd5: attachment.headersMd5 } : {}),
+      ...(attachment.inline ? { inline: true as const } : {}),
     }));
     const carbonCopies = parsed.cc.map((cc) => ({ display_name: cc.name, email: cc.address }));
     const senderAddress = parsed.sender.address.toLowerCase();

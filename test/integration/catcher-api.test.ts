@@ -254,6 +254,59 @@ function catcherSuite(name: string, start: () => Promise<Catcher>, stop: () => P
       }
     });
 
+    it('lists parts shown within the body as Inline, apart from the attachments, as Mailpit sorts them', async () => {
+      await mailpit.deleteMessages();
+      const mail = sender(c.smtpPort);
+      const logo = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+      // nodemailer: the logo inline by its Content-Disposition, beside a file attached.
+      await mail.sendMail({
+        from: 'app@myapp.test',
+        to: 'parts@myapp.test',
+        subject: 'Logo and invoice',
+        html: '<p><img src="cid:logo@myapp" alt="MyApp"></p>',
+        attachments: [
+          { filename: 'logo.png', content: logo, cid: 'logo@myapp' },
+          { filename: 'invoice.txt', content: 'total 42' },
+        ],
+      });
+      const both = await mailpit.getMessageSummary('latest');
+      expect(both.Inline.map((p) => [p.FileName, p.ContentID])).toEqual([['logo.png', 'logo@myapp']]);
+      expect(both.Attachments.map((p) => [p.FileName, p.ContentID])).toEqual([['invoice.txt', '']]);
+      expect(Buffer.from(await (await mailpit.getMessageAttachment(both.ID, both.Inline[0]!.PartID)).arrayBuffer())).toEqual(logo);
+      expect((await mailpit.listMessages()).messages[0]!.Attachments).toBe(1);
+      // Hand-written: an image of multipart/related with a Content-ID and no Content-Disposition is inline too.
+      const boundary = 'rel-1';
+      await mail.sendMail({
+        envelope: { from: 'app@myapp.test', to: ['parts@myapp.test'] },
+        raw: [
+          'From: app@myapp.test',
+          'To: parts@myapp.test',
+          'Subject: Logo only',
+          'MIME-Version: 1.0',
+          `Content-Type: multipart/related; boundary="${boundary}"`,
+          '',
+          `--${boundary}`,
+          'Content-Type: text/html; charset=utf-8',
+          '',
+          '<p><img src="cid:mark@myapp"></p>',
+          `--${boundary}`,
+          'Content-Type: image/png; name="mark.png"',
+          'Content-ID: <mark@myapp>',
+          'Content-Transfer-Encoding: base64',
+          '',
+          logo.toString('base64'),
+          `--${boundary}--`,
+          '',
+        ].join('\r\n'),
+      });
+      const only = await mailpit.getMessageSummary('latest');
+      expect(only.Inline.map((p) => p.ContentID)).toEqual(['mark@myapp']);
+      expect(only.Attachments).toEqual([]);
+      expect((await mailpit.listMessages()).messages[0]!.Attachments).toBe(0);
+      expect((await mailpit.searchMessages({ query: 'has:attachment' })).messages.map((m) => m.Subject)).toEqual(['Logo and invoice']);
+      await mailpit.deleteMessages();
+    });
+
     it('views the bodies sandboxed, and reads nothing without the token', async () => {
       await sender(c.smtpPort).sendMail(signUp('view@myapp.test', '480213'));
       const view = await fetch(`${c.api}/view/latest.html`, authed(c.token));

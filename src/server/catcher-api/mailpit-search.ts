@@ -78,7 +78,7 @@ function holds(term: SearchTerm, item: Searchable): boolean {
       if (term.value === 'starred' || term.value === 'favorite') return email.favorite;
       return false;
     case 'has':
-      return /^attachments?$/.test(term.value) ? email.attachments.length > 0 : false;
+      return /^attachments?$/.test(term.value) ? email.attachments.some((attachment) => !attachment.inline) : false;
     case 'after': {
       const day = dayOf(term.value);
       return day !== null && email.createdAt.getTime() >= day;

@@ -46,7 +46,8 @@ function summary(team: TeamStore, message: Message, tags: string[]) {
     Username: '',
     Tags: tags,
     Size: email.size,
-    Attachments: email.attachments.length,
+    // Mailpit counts the parts attached, not those shown within the body.
+    Attachments: email.attachments.filter((attachment) => !attachment.inline).length,
     Snippet: facts.body.replace(/\s+/g, ' ').trim().slice(0, 250),
   };
 }
@@ -58,16 +59,20 @@ async function detail(team: TeamStore, message: Message) {
   const facts = factsOf(team, email);
   const found = insightsFor(team, email);
   const parts = content ? (await parseMessage(content.raw)).attachments : [];
-  const attachments = email.attachments.map((attachment, index) => {
+  // Every part keeps its PartID (its place among them all); Mailpit lists those within the body apart.
+  const described = email.attachments.map((attachment, index) => {
     const bytes = parts[index]?.content ?? Buffer.alloc(0);
     const digest = (algorithm: string) => createHash(algorithm).update(bytes).digest('hex');
     return {
-      PartID: String(index + 1),
-      FileName: attachment.fileName,
-      ContentType: attachment.contentType,
-      ContentID: '',
-      Size: attachment.size,
-      Checksums: { MD5: digest('md5'), SHA1: digest('sha1'), SHA256: digest('sha256') },
+      inline: parts[index]?.inline ?? attachment.inline === true,
+      part: {
+        PartID: String(index + 1),
+        FileName: attachment.fileName,
+        ContentType: attachment.contentType,
+        ContentID: parts[index]?.contentId ?? '',
+        Size: attachment.size,
+        Checksums: { MD5: digest('md5'), SHA1: digest('sha1'), SHA256: digest('sha256') },
+      },
     };
   });
   const base = summary(team, message, team.tagsOf([email.delivery]).get(email.delivery) ?? []);
@@ -93,8 +98,8 @@ async function detail(team: TeamStore, message: Message) {
     Text: content?.text ?? '',
     HTML: content?.html ?? '',
     Size: email.size,
-    Inline: [],
-    Attachments: attachments,
+    Inline: described.filter((d) => d.inline).map((d) => d.part),
+    Attachments: described.filter((d) => !d.inline).map((d) => d.part),
     Code: found.code,
     Link: found.link,
     Cursor: String(team.cursorOf(email.id) ?? 0),
