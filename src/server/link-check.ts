@@ -68,13 +68,13 @@ async function checkOne(url: string, mayReachPrivate: (origin: string) => Promis
   return done({ status: 0, error: `More than ${LINK_CHECK.redirects} redirects.` });
 }
 
-/** Checks them a few at a time; the broken ones first, then redirects, then the good. */
+/** Checks them a few at a time; answers in the order they were given. */
 export async function checkLinks(
   urls: { url: string; kind: 'link' | 'image'; text: string }[],
   mayReachPrivate: (origin: string) => Promise<boolean>,
   { follow = true }: { follow?: boolean } = {},
 ): Promise<LinkCheck[]> {
-  const results: LinkCheck[] = [];
+  const results: LinkCheck[] = new Array(urls.length);
   let next = 0;
   // Consent is asked once per origin, not once per link to it.
   const asked = new Map<string, Promise<boolean>>();
@@ -84,11 +84,17 @@ export async function checkLinks(
   };
   const worker = async () => {
     while (next < urls.length) {
-      const item = urls[next++]!;
-      results.push({ ...item, ...(await checkOne(item.url, consent, follow)) });
+      const at = next++;
+      const item = urls[at]!;
+      results[at] = { ...item, ...(await checkOne(item.url, consent, follow)) };
     }
   };
   await Promise.all(Array.from({ length: Math.min(LINK_CHECK.atOnce, urls.length) }, worker));
+  return results;
+}
+
+/** As the app lists them: the broken first, then redirects, then the good, each in the email's order (a stable sort). */
+export function brokenFirst(results: LinkCheck[]): LinkCheck[] {
   const rank = (r: LinkCheck) => (r.status === 0 || r.status >= 400 ? 0 : r.redirects.length > 0 ? 1 : 2);
-  return results.sort((a, b) => rank(a) - rank(b) || urls.findIndex((u) => u.url === a.url) - urls.findIndex((u) => u.url === b.url));
+  return [...results].sort((a, b) => rank(a) - rank(b));
 }

@@ -184,7 +184,7 @@ export class ReferenceService {
   private runAutomationsFor(team: TeamStore, email: StoredEmail, content: StoredContent): Promise<AutomationOutcome[]> {
     return runAutomations(team.automations.values(), email, content, {
       timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
-      allowPrivate: this.options.allowPrivateWebhooks === true,
+      allowPrivate: this.allowsPrivateTargets,
       flavor: serverWire(this.options.flavor),
       onChange: (automation) => team.saveAutomation(automation),
       deleteEmail: (id) => team.deleteEmail(id),

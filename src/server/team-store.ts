@@ -502,7 +502,11 @@ export class TeamStore {
     const tags = new Map<number, string[]>();
     if (deliveries.length === 0) return tags;
     const rows = this.sql('SELECT delivery, tag FROM message_tags WHERE delivery IN (SELECT value FROM json_each(?)) ORDER BY tag COLLATE BINARY').all(JSON.stringify(deliveries)) as { delivery: number; tag: string }[];
-    for (const { delivery, tag } of rows) tags.set(delivery, [...(tags.get(delivery) ?? []), tag]);
+    for (const { delivery, tag } of rows) {
+      const known = tags.get(delivery);
+      if (known) known.push(tag);
+      else tags.set(delivery, [tag]);
+    }
     return tags;
   }
 

@@ -1,6 +1,6 @@
 /** The tester's bench in main: the link check, the compatibility check, print and PDF, the clipboard. */
 import { ServiceError } from '../api/errors.ts';
-import { checkLinks, urlsOf } from '../../server/link-check.ts';
+import { brokenFirst, checkLinks, urlsOf } from '../../server/link-check.ts';
 import type { BenchPort, DesktopPort, HandlerTable, InspectorPage } from './context.ts';
 import type { ServiceClient } from '../api/client.ts';
 import type { Email } from '../../shared/domain/email.ts';
@@ -75,7 +75,7 @@ export function qaHandlers(
         const html = email.has_html ? (await c.getEmailBody(id, 'html')).content : null;
         const text = email.has_text ? (await c.getEmailBody(id, 'text')).content : null;
         // Asked for by the user, never before; private targets only with main's consent, as for Send test.
-        return { links: await checkLinks(urlsOf(html, text), (origin) => context.allowPrivateTarget(origin, 'link-check')) };
+        return { links: brokenFirst(await checkLinks(urlsOf(html, text), (origin) => context.allowPrivateTarget(origin, 'link-check'))) };
       }),
     checkCompatibility: ({ id }) =>
       withClient(async (c) => {

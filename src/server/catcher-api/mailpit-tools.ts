@@ -62,14 +62,11 @@ export async function mailpitToolRoutes(app: FastifyInstance, options: { service
     const urls = urlsOf(content.html, content.text);
     const allowed = options.service.allowsPrivateTargets;
     const checked = await checkLinks(urls, async () => allowed, { follow: request.query.follow === 'true' });
-    const order = new Map(urls.map((u, index) => [u.url, index]));
-    const links = checked
-      .sort((a, b) => order.get(a.url)! - order.get(b.url)!)
-      .map((link) =>
-        link.error === PRIVATE_NOT_ALLOWED
-          ? { URL: link.url, StatusCode: 451, Status: 'Blocked private/reserved address' }
-          : { URL: link.url, StatusCode: link.status, Status: link.error ?? STATUS_CODES[link.status] ?? '' },
-      );
+    const links = checked.map((link) =>
+      link.error === PRIVATE_NOT_ALLOWED
+        ? { URL: link.url, StatusCode: 451, Status: 'Blocked private/reserved address' }
+        : { URL: link.url, StatusCode: link.status, Status: link.error ?? STATUS_CODES[link.status] ?? '' },
+    );
     return { Errors: links.filter((link) => link.StatusCode === 0 || link.StatusCode >= 400).length, Links: links };
   });
 
