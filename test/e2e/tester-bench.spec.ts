@@ -71,9 +71,11 @@ test.describe('the tester’s bench', () => {
   let service: RunningService;
   test.beforeAll(async () => {
     service = await startReferenceService({ teams: [{ id: 't', token: TOKEN }] });
-    await service.inject(COMPAT);
-    await service.inject(DARK_AWARE);
-    await service.inject(RAW);
+    // In this order in the list, newest first, whatever millisecond each arrived in: Verify, Dark aware, Compat.
+    for (const [minutes, raw] of [[0, COMPAT], [1, DARK_AWARE], [2, RAW]] as const) {
+      const [id] = await service.inject(raw);
+      service.service.team('t').updateEmail(id!, { createdAt: new Date(Date.UTC(2026, 10, 2, 10, minutes)) });
+    }
   });
 
   test('w cycles the frame through a phone’s and a tablet’s width, D shows the email as a client in dark mode, nothing fetched again', async ({ openApp }) => {
@@ -97,6 +99,25 @@ test.describe('the tester’s bench', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Previewing as' })).toHaveCount(0);
     // Widths and dark mode cost no call to main, let alone a fetch.
     expect(app.calls.slice(requestsBefore).filter((c) => c !== 'watchList')).toEqual([]);
+  });
+  test('D stays on from one email to the next: j shows the next one with its own dark rules answered, k the first again', async ({ openApp }) => {
+    const app = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN });
+    const { page } = app;
+    await page.getByRole('option').filter({ hasText: 'Dark aware' }).click();
+    const content = page.frameLocator('iframe[title="Email content"]');
+    await expect(content.locator('.hero')).toHaveCSS('color', 'rgb(10, 20, 30)');
+    await page.keyboard.press('D');
+    await expect(content.locator('.hero')).toHaveCSS('color', 'rgb(200, 210, 220)');
+    // The next email (older) brings style sheets of its own: its prefers-color-scheme rule is answered as dark too.
+    await page.keyboard.press('j');
+    await expect(page.getByRole('heading', { name: 'Compat check', exact: true })).toBeVisible();
+    await expect(content.locator('.card')).toHaveCSS('background-color', 'rgb(17, 17, 17)');
+    await page.keyboard.press('k');
+    await expect(content.locator('.hero')).toHaveCSS('color', 'rgb(200, 210, 220)');
+    await page.keyboard.press('D');
+    await expect(content.locator('.hero')).toHaveCSS('color', 'rgb(10, 20, 30)');
+    await page.keyboard.press('j');
+    await expect(content.locator('.card')).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   });
   test.afterAll(() => service.close());
 

@@ -66,14 +66,17 @@ export function EmailFrame({ clean, allowRemote, hidden, width, dark }: { clean:
   }, [loaded, clean]);
 
   // Another width reflows the email, a client's dark mode restyles it: the frame takes its new
-  // height. Neither fetches anything again.
+  // height. Neither fetches anything again. A new email is measured once, by the effect above,
+  // unless the dark mode restyles it (a trace of j showed its document laid out twice in the key's task).
+  const measuredWidth = useRef<PreviewWidth | null>(null);
   useLayoutEffect(() => {
     const doc = frame.current?.contentDocument;
     // Not before the frame's own document has loaded: until then contentDocument may be one
     // the parser has not given an <html> yet (found by the fuzzer, case 2911-34).
     if (!loaded || !doc?.documentElement) return;
-    previewColorScheme(doc, dark);
-    fit();
+    const restyled = previewColorScheme(doc, dark);
+    if (restyled || measuredWidth.current !== width) fit();
+    measuredWidth.current = width;
   }, [width, dark, clean, loaded]);
 
   const onLoad = () => {

@@ -15,18 +15,24 @@ const originalMedia = new WeakMap<CSSMediaRule, string>();
  * Shows the email as a client in dark mode would: its prefers-color-scheme
  * rules are answered as dark (a frame's media queries follow the app, not a
  * setting of its own), and the frame's defaults turn dark. Off, every rule
- * gets its own condition back.
+ * gets its own condition back. Answers whether anything changed: the next
+ * email in light mode changes nothing here, and its frame is not laid out again.
  */
-export function previewColorScheme(doc: Document, dark: boolean): void {
-  doc.documentElement.dataset.scheme = dark ? 'dark' : 'light';
+export function previewColorScheme(doc: Document, dark: boolean): boolean {
+  const scheme = dark ? 'dark' : 'light';
+  // Set only when it changes: setting it again still restyles the whole document.
+  let changed = doc.documentElement.dataset.scheme !== scheme;
+  if (changed) doc.documentElement.dataset.scheme = scheme;
   const walk = (rules: CSSRuleList) => {
     for (const rule of Array.from(rules)) {
       if (rule instanceof (doc.defaultView?.CSSMediaRule ?? CSSMediaRule)) {
         const media = rule as CSSMediaRule;
         const own = originalMedia.get(media) ?? media.media.mediaText;
-        if (/prefers-color-scheme/i.test(own)) {
+        const wanted = dark ? answeredDark(own) : own;
+        if (/prefers-color-scheme/i.test(own) && media.media.mediaText !== wanted) {
           originalMedia.set(media, own);
-          media.media.mediaText = dark ? answeredDark(own) : own;
+          media.media.mediaText = wanted;
+          changed = true;
         }
       }
       const children = (rule as { cssRules?: CSSRuleList }).cssRules;
@@ -40,5 +46,6 @@ export function previewColorScheme(doc: Document, dark: boolean): void {
       // A sheet the frame may not read (none today: every rule is the email's own, sanitized).
     }
   }
+  return changed;
 }
 
