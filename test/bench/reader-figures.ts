@@ -7,6 +7,24 @@ export interface ReaderFigures {
   /** Of the j/k presses, how many showed the next email in the first frame after the key. */
   nextInFirstFrame: number;
   nextPresses: number;
+  /**
+   * With a display clock running (a frame every ~16.7 ms, as a 60 Hz screen asks for them), from the
+   * key to the presentation of the frame that showed it (Chromium's trace, test/bench/presented.ts):
+   * the next email, and a key that changes nothing (but one pixel) pressed the same way.
+   */
+  nextShownP50: number;
+  nextShownP95: number;
+  noopShownP50: number;
+  noopShownP95: number;
+  /** In ticks, from the first tick after the key to the tick that shows it (the press's phase taken out): 1 is the next frame. `nextLate`: presses shown later than that. */
+  nextTicksP95: number;
+  noopTicksP95: number;
+  nextLate: number;
+  nextShownPresses: number;
+  noopShownPresses: number;
+  /** The key's own handlers (before any frame): j/k and the key that changes nothing. */
+  nextWorkP95: number;
+  noopWorkP95: number;
   coldOpenP50: number;
   coldOpenP95: number;
   html2mbFirstScreen: number;

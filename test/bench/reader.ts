@@ -12,15 +12,32 @@ import { rawMail } from '../support/mail.ts';
 import { openApp } from '../e2e/host.ts';
 import type { ReaderFigures } from './reader-figures.ts';
 import { percentile } from './scale.ts';
+import { presentedPresses, type TraceEvent } from './presented.ts';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 const TOKEN = 'reader-bench';
 
 
-/** Installs the in-page probe: from a keydown's timestamp to the first animation frame that shows what it asked for. */
+/**
+ * Installs the in-page probe: from a keydown's timestamp to the first animation frame that shows what it asked for.
+ * Each press records:
+ * - `results`: to the task after that frame (a paint-timing probe's way: the frame's own style, layout and
+ *   paint are counted). Right where the page is idle and the host draws a frame on demand.
+ * - `work`: to the end of the key's own handlers (the app's work before any frame).
+ * With the display clock running (`displayClock`), a press also marks itself (`key:N`) and the frame that
+ * showed its change (`shown:N`) for the trace (presented.ts), and turns one pixel, so that a key that
+ * changes nothing has a frame to present too.
+ */
 async function installProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { probe: { expect: string | null; results: number[]; frames: number; longest: number } };
-    w.probe = { expect: null, results: [], frames: 0, longest: 0 };
+    const w = window as unknown as { probe: Probe };
+    interface Probe { expect: string | null; results: number[]; frames: number; longest: number; work: number[]; shown: number; clock: boolean; presses: number }
+    w.probe = { expect: null, results: [], frames: 0, longest: 0, work: [], shown: -1, clock: false, presses: 0 };
+    const pixel = document.createElement('div');
+    pixel.style.cssText = 'position:fixed;left:0;top:0;width:8px;height:8px;z-index:2147483647;pointer-events:none;background:#000';
+    document.body.append(pixel);
     const shows = (text: string) => {
       const heading = document.querySelector('.message-header h2')?.textContent ?? '';
       // The frame stays when an email shows as text, hidden.
@@ -34,16 +51,24 @@ async function installProbe(page: Page): Promise<void> {
         const expected = w.probe.expect;
         if (expected === null) return;
         const started = event.timeStamp;
+        const press = w.probe.presses++;
+        if (w.probe.clock) {
+          performance.mark(`key:${press}`);
+          pixel.style.background = press % 2 ? '#000' : '#fff';
+        }
+        // Registered last on the window, in the bubbling phase: runs after the app's own handlers.
+        window.addEventListener('keydown', () => w.probe.work.push(performance.now() - started), { once: true });
         // Checked at each animation frame, just before its style, layout and paint: the first frame that
-        // shows it. The clock stops in the task after that frame (a paint-timing probe's way), so the
-        // frame's own rendering is counted, for the next email as for a key that changes nothing.
-        // How many frames began before it showed: 1, the first frame after the key, is "within the frame".
+        // shows it. How many frames began before it showed: 1, the first frame after the key, is "within the frame".
         let frames = 0;
         const check = () => {
           frames += 1;
           if (expected === '' || shows(expected)) {
             w.probe.frames = frames;
-            setTimeout(() => w.probe.results.push(performance.now() - started), 0);
+            if (w.probe.clock) {
+              performance.mark(`shown:${press}`);
+              w.probe.shown = press;
+            } else setTimeout(() => w.probe.results.push(performance.now() - started), 0);
           } else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
@@ -54,6 +79,45 @@ async function installProbe(page: Page): Promise<void> {
       for (const entry of list.getEntries()) w.probe.longest = Math.max(w.probe.longest, entry.duration);
     }).observe({ type: 'longtask' });
   });
+}
+
+/**
+ * A display's clock: an animation frame every tick, as a screen that refreshes at 60 Hz asks for them,
+ * so that a key waits for the next tick as it does on a real screen. Without it this host draws a frame
+ * at once after an idle spell, and a key that changes nothing would be timed in another regime than one
+ * that shows the next email.
+ */
+async function displayClock(page: Page, on: boolean): Promise<void> {
+  await page.evaluate((on) => {
+    const w = window as unknown as { probe: { clock: boolean } };
+    w.probe.clock = on;
+    const tick = () => {
+      if (w.probe.clock) requestAnimationFrame(tick);
+    };
+    if (on) requestAnimationFrame(tick);
+  }, on);
+}
+
+/** A key pressed with the display clock running: its number (for the trace) and its own work. */
+async function pacedKey(page: Page, key: string, expect: string): Promise<{ press: number; work: number }> {
+  const press = await page.evaluate((text) => {
+    const w = window as unknown as { probe: { expect: string | null; work: number[]; presses: number } };
+    w.probe.expect = text;
+    w.probe.work = [];
+    return w.probe.presses;
+  }, expect);
+  await page.keyboard.press(key);
+  const handle = await page.waitForFunction(
+    (press) => {
+      const probe = (window as unknown as { probe: { shown: number; work: number[] } }).probe;
+      return probe.shown === press && probe.work.length > 0 && probe.work[0]!;
+    },
+    press,
+    { timeout: 20_000 },
+  );
+  const work = (await handle.jsonValue()) as number;
+  await page.evaluate(() => ((window as unknown as { probe: { expect: string | null } }).probe.expect = null));
+  return { press, work };
 }
 
 async function timedKey(page: Page, key: string, expect: string): Promise<number> {
@@ -135,8 +199,11 @@ export async function measureReader(): Promise<ReaderFigures> {
       cold.push(await timedKey(page, 'Enter', subjectAt(row)));
     }
 
-    // k up to the top, then j down to the bottom, with the reader open, each
-    // time after the neighbours were fetched ahead and sanitized.
+    // k up to the top, then j down to the bottom, with the reader open, each time after the
+    // neighbours were fetched ahead and sanitized: as the idle host draws (to the task after the
+    // frame), and with a display clock running, each j/k beside a key that changes nothing pressed
+    // the same way (reader open, after an idle spell of 120-280 ms, a different one each time, so
+    // the presses fall anywhere between two ticks).
     const next: number[] = [];
     let nextInFirstFrame = 0;
     const step = async (key: 'j' | 'k') => {
@@ -147,6 +214,49 @@ export async function measureReader(): Promise<ReaderFigures> {
     };
     while (row > 1) await step('k');
     while (row < 25) await step('j');
+    const paced = { next: [] as number[], noop: [] as number[], nextWork: [] as number[], noopWork: [] as number[] };
+    let phase = 0;
+    const idle = () => page.waitForTimeout(120 + (phase = (phase + 37) % 160));
+    // BENCH_SLOW_KEYS=<ms> makes j and k hold the thread that long, to see this measure catch a late frame
+    // (10 ms: about 9 of 48 late; 20 ms: about 40).
+    const slowKeys = Number(process.env.BENCH_SLOW_KEYS ?? 0);
+    if (slowKeys > 0) {
+      await page.evaluate((ms) => {
+        window.addEventListener('keydown', (event) => {
+          const began = performance.now();
+          if (event.key === 'j' || event.key === 'k') while (performance.now() - began < ms);
+        });
+      }, slowKeys);
+    }
+    await displayClock(page, true);
+    const tracePath = join(await mkdtemp(join(tmpdir(), 'reader-trace-')), 'trace.json');
+    // The page's marks, its main thread's Commit, the compositor's BeginFrames and presentations.
+    await browser.startTracing(page, { path: tracePath, categories: ['blink.user_timing', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame'] });
+    const pacedStep = async (key: 'j' | 'k') => {
+      await idle();
+      const noop = await pacedKey(page, 'F9', '');
+      paced.noop.push(noop.press);
+      paced.noopWork.push(noop.work);
+      await idle();
+      row += key === 'j' ? 1 : -1;
+      const moved = await pacedKey(page, key, subjectAt(row));
+      paced.next.push(moved.press);
+      paced.nextWork.push(moved.work);
+    };
+    while (row > 1) await pacedStep('k');
+    while (row < 25) await pacedStep('j');
+    // A few frames more, so that the last press's frame is presented and a tick follows it.
+    await page.waitForTimeout(200);
+    await browser.stopTracing();
+    await displayClock(page, false);
+    const { traceEvents } = JSON.parse(await readFile(tracePath, 'utf8')) as { traceEvents: TraceEvent[] };
+    // BENCH_KEEP_TRACE=1 keeps it to look at (chrome://tracing, Perfetto).
+    if (process.env.BENCH_KEEP_TRACE) console.error(`reader trace: ${tracePath}`);
+    else await rm(dirname(tracePath), { recursive: true, force: true });
+    const byPress = presentedPresses(traceEvents);
+    const figuresOf = (presses: number[]) => presses.map((n) => byPress.get(n)).filter((f) => f !== undefined);
+    const nextShown = figuresOf(paced.next);
+    const noopShown = figuresOf(paced.noop);
 
     // Big mail, found by a search and opened from the list.
     const html2mbFirstScreen = percentile([await openFound(page, 'Second wide newsletter'), await openFound(page, 'Third wide newsletter'), await openFound(page, 'Big 2 MB')], 50);
@@ -164,6 +274,17 @@ export async function measureReader(): Promise<ReaderFigures> {
       nextPrefetchedP95: percentile(next, 95),
       nextInFirstFrame,
       nextPresses: next.length,
+      nextShownP50: percentile(nextShown.map((f) => f.keyToPresented), 50),
+      nextShownP95: percentile(nextShown.map((f) => f.keyToPresented), 95),
+      noopShownP50: percentile(noopShown.map((f) => f.keyToPresented), 50),
+      noopShownP95: percentile(noopShown.map((f) => f.keyToPresented), 95),
+      nextTicksP95: percentile(nextShown.map((f) => f.ticks), 95),
+      noopTicksP95: percentile(noopShown.map((f) => f.ticks), 95),
+      nextLate: nextShown.filter((f) => f.ticks >= 3).length,
+      nextShownPresses: nextShown.length,
+      noopShownPresses: noopShown.length,
+      nextWorkP95: percentile(paced.nextWork, 95),
+      noopWorkP95: percentile(paced.noopWork, 95),
       coldOpenP50: percentile(cold, 50),
       coldOpenP95: percentile(cold, 95),
       html2mbFirstScreen,

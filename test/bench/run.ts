@@ -199,16 +199,27 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
 
   const floor = `a key that changes nothing, to its frame: p95 ${ms(r.floorP95)}`;
   // Nothing paints before the next frame: a key that changes nothing shows where that floor is in this run.
-  // The goal (issue 34): within the frame, i.e. no later than a key that changes nothing, in the same run.
-  const nextMet = verdict(r.nextPrefetchedP95 <= r.floorP95);
+  // The goal (issues 34, 43): within the frame, i.e. no later than a key that changes nothing pressed in the
+  // same state and the same frame regime (a display clock), in the same run.
+  const nextMet = verdict(r.nextTicksP95 <= r.noopTicksP95 && r.nextLate === 0);
   kept.track('next email (j), p95, to the end of its frame', r.nextPrefetchedP95);
+  kept.track('next email (j), display-paced, p95, to its frame presented', r.nextShownP95);
   kept.track('email opened from the list, p95', r.coldOpenP95);
   kept.track('2 MB newsletter, first screen', r.html2mbFirstScreen);
   kept.track('H on the 2 MB newsletter', r.compat2mbReport);
   kept.track('A on the 2 MB newsletter', r.accessibility2mbReport);
   kept.track('B on the 2 MB newsletter', r.compare2mbReport);
   kept.track('10 MB text, first screen', r.text10mbFirstScreen);
-  rows.push(['next email, reader open, fetched ahead (j/k, 1,000 emails), to its painted frame', `p50 ${ms(r.nextPrefetchedP50)}, p95 ${ms(r.nextPrefetchedP95)}; in the first frame after the key: ${r.nextInFirstFrame} of ${r.nextPresses}`, floor, `goal p95 <= the no-op key's p95: ${nextMet}`]);
+  rows.push(['next email, reader open, fetched ahead (j/k, 1,000 emails), to the task after its frame (host idle, drawing at once)', `p50 ${ms(r.nextPrefetchedP50)}, p95 ${ms(r.nextPrefetchedP95)}; in the first frame after the key: ${r.nextInFirstFrame} of ${r.nextPresses}`, floor, '']);
+  // Like for like: frames paced by a display clock (60 Hz), the no-op key pressed in the same state and way,
+  // each press timed to its frame's presentation in Chromium's own trace (test/bench/presented.ts).
+  rows.push([
+    `next email (j/k), frames paced as a 60 Hz screen paces them: key to its frame presented (${r.nextShownPresses} presses, Chromium's trace)`,
+    `p50 ${ms(r.nextShownP50)}, p95 ${ms(r.nextShownP95)}; shown ${r.nextTicksP95} ticks after the key's, p95; frames late: ${r.nextLate}; the key's own work p95 ${ms(r.nextWorkP95)}`,
+    `a key that changes nothing (but a pixel), pressed the same way: p50 ${ms(r.noopShownP50)}, p95 ${ms(r.noopShownP95)}; ${r.noopTicksP95} ticks, p95`,
+    // A screen shows a frame at a tick: both wait for the same ticks; the ms differ by the press's phase and the frame's own work.
+    `goal p95 <= the no-op key's p95, in the ticks a screen shows it at: ${nextMet}`,
+  ]);
   rows.push(['an email opened from the list, nothing fetched ahead', `p50 ${ms(r.coldOpenP50)}, p95 ${ms(r.coldOpenP95)}`, floor, `goal p95 <= 100 ms: ${verdict(r.coldOpenP95 <= 100)}`]);
   rows.push(['a 2 MB HTML newsletter, Enter to its first screen (median of 3 newsletters)', ms(r.html2mbFirstScreen), floor, `goal <= 300 ms: ${verdict(r.html2mbFirstScreen <= 300)}`]);
   rows.push(['the long-task observer, shown one 80 ms task on purpose', `saw ${ms(r.longTaskCalibration)}`, '', `goal sees it (>= 75 ms), so the "no task > 50 ms" rows mean something: ${verdict(r.longTaskCalibration >= 75)}`]);
