@@ -10,7 +10,7 @@ export interface ReaderFigures {
   /**
    * With a display clock running (a frame every ~16.7 ms, as a 60 Hz screen asks for them), from the
    * key to the presentation of the frame that showed it (Chromium's trace, test/bench/presented.ts):
-   * the next email, and a key that changes nothing (but one pixel) pressed the same way.
+   * the next email, and a key that changes nothing (but a small square) pressed the same way.
    */
   nextShownP50: number;
   nextShownP95: number;

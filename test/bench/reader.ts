@@ -27,17 +27,17 @@ const TOKEN = 'reader-bench';
  *   paint are counted). Right where the page is idle and the host draws a frame on demand.
  * - `work`: to the end of the key's own handlers (the app's work before any frame).
  * With the display clock running (`displayClock`), a press also marks itself (`key:N`) and the frame that
- * showed its change (`shown:N`) for the trace (presented.ts), and turns one pixel, so that a key that
- * changes nothing has a frame to present too.
+ * showed its change (`shown:N`) for the trace (presented.ts), and turns a small square in a corner
+ * (8 px), so that a key that changes nothing has a frame to present too.
  */
 async function installProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as { probe: Probe };
     interface Probe { expect: string | null; results: number[]; frames: number; longest: number; work: number[]; shown: number; clock: boolean; presses: number }
     w.probe = { expect: null, results: [], frames: 0, longest: 0, work: [], shown: -1, clock: false, presses: 0 };
-    const pixel = document.createElement('div');
-    pixel.style.cssText = 'position:fixed;left:0;top:0;width:8px;height:8px;z-index:2147483647;pointer-events:none;background:#000';
-    document.body.append(pixel);
+    const square = document.createElement('div');
+    square.style.cssText = 'position:fixed;left:0;top:0;width:8px;height:8px;z-index:2147483647;pointer-events:none;background:#000';
+    document.body.append(square);
     const shows = (text: string) => {
       const heading = document.querySelector('.message-header h2')?.textContent ?? '';
       // The frame stays when an email shows as text, hidden.
@@ -54,7 +54,7 @@ async function installProbe(page: Page): Promise<void> {
         const press = w.probe.presses++;
         if (w.probe.clock) {
           performance.mark(`key:${press}`);
-          pixel.style.background = press % 2 ? '#000' : '#fff';
+          square.style.background = press % 2 ? '#000' : '#fff';
         }
         // Registered last on the window, in the bubbling phase: runs after the app's own handlers.
         window.addEventListener('keydown', () => w.probe.work.push(performance.now() - started), { once: true });
@@ -230,8 +230,8 @@ export async function measureReader(): Promise<ReaderFigures> {
     }
     await displayClock(page, true);
     const tracePath = join(await mkdtemp(join(tmpdir(), 'reader-trace-')), 'trace.json');
-    // The page's marks, its main thread's Commit, the compositor's BeginFrames and presentations.
-    await browser.startTracing(page, { path: tracePath, categories: ['blink.user_timing', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame'] });
+    // The page's marks, and the compositor's frames from their ticks to their presentations.
+    await browser.startTracing(page, { path: tracePath, categories: ['blink.user_timing', 'disabled-by-default-devtools.timeline.frame'] });
     const pacedStep = async (key: 'j' | 'k') => {
       await idle();
       const noop = await pacedKey(page, 'F9', '');

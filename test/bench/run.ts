@@ -216,7 +216,7 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   rows.push([
     `next email (j/k), frames paced as a 60 Hz screen paces them: key to its frame presented (${r.nextShownPresses} presses, Chromium's trace)`,
     `p50 ${ms(r.nextShownP50)}, p95 ${ms(r.nextShownP95)}; shown ${r.nextTicksP95} ticks after the key's, p95; frames late: ${r.nextLate}; the key's own work p95 ${ms(r.nextWorkP95)}`,
-    `a key that changes nothing (but a pixel), pressed the same way: p50 ${ms(r.noopShownP50)}, p95 ${ms(r.noopShownP95)}; ${r.noopTicksP95} ticks, p95`,
+    `a key that changes nothing (but a small square), pressed the same way: p50 ${ms(r.noopShownP50)}, p95 ${ms(r.noopShownP95)}; ${r.noopTicksP95} ticks, p95`,
     // A screen shows a frame at a tick: both wait for the same ticks; the ms differ by the press's phase and the frame's own work.
     `goal p95 <= the no-op key's p95, in the ticks a screen shows it at: ${nextMet}`,
   ]);
