@@ -125,11 +125,14 @@ function search(team: TeamStore, terms: SearchTerm[], after?: number): StoredEma
   const search = narrowing(terms);
   const emails = team.query({ ...(after === undefined ? {} : { after }), ...(search ? { search } : {}) });
   if (terms.length === 0) return emails;
+  // Every row's tags in one read, the first time a term asks for them (not a read per row).
+  let tagsByDelivery: Map<number, string[]> | undefined;
+  const tagsOf = (delivery: number) => (tagsByDelivery ??= team.tagsOf([...new Set(emails.map((e) => e.delivery))])).get(delivery) ?? [];
   return emails.filter((email) => {
     const facts = () => factsOf(team, email);
     return matches(terms, {
       email,
-      tags: () => team.tagsOf([email.delivery]).get(email.delivery) ?? [],
+      tags: () => tagsOf(email.delivery),
       to: () => facts().to.map((a) => a.address),
       cc: () => facts().cc.map((a) => a.address),
       bcc: () => facts().bcc.map((a) => a.address),
