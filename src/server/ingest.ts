@@ -1,42 +1,10 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { phpJsonEncode } from '../shared/domain/webhook-payload.ts';
+import { parseCommonShapes } from './common-mail.ts';
+import type { ParsedAddress, ParsedMessage } from './parsed-message.ts';
 
-export interface ParsedAddress {
-  name: string;
-  address: string;
-}
-
-export interface ParsedAttachment {
-  fileName: string;
-  contentType: string;
-  content: Buffer;
-  headersHashed: string;
-  /** As MailCare records it: the MIME part's length as it sits in the message (headers and encoded body). */
-  partSize?: number;
-  /** As MailCare records it: md5 of PHP's json_encode of the part's headers (Attachment::hashHeaders). */
-  headersMd5?: string;
-  /** Its Content-ID without the angle brackets; '' when it has none. */
-  contentId: string;
-  /**
-   * Shown within the body rather than attached, as Mailpit (enmime) sorts parts: its
-   * Content-Disposition says inline, or it says nothing and the part has a Content-ID
-   * (an image of multipart/related). MailCare lists every part either way.
-   */
-  inline: boolean;
-}
-
-/** What the service keeps of a raw RFC 822 message. */
-export interface ParsedMessage {
-  sender: ParsedAddress;
-  to: ParsedAddress[];
-  cc: ParsedAddress[];
-  subject: string;
-  date: Date | null;
-  html: string | null;
-  text: string | null;
-  attachments: ParsedAttachment[];
-}
+export type { ParsedAddress, ParsedAttachment, ParsedMessage } from './parsed-message.ts';
 
 function addresses(field: AddressObject | AddressObject[] | undefined): ParsedAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
@@ -53,7 +21,6 @@ function addresses(field: AddressObject | AddressObject[] | undefined): ParsedAd
   return result;
 }
 
-/** Parses a raw message with a real MIME parser: encoded words, charsets, parts. */
 /**
  * The leaf MIME parts of a message as they sit in its bytes: each part's
  * headers (names lower-cased, folded lines joined) and its length from the
@@ -108,7 +75,16 @@ function isInline(disposition: unknown, contentId: string | undefined): boolean 
   return Boolean(contentId);
 }
 
+/**
+ * Parses a raw message: the common shapes in place (common-mail.ts), the rest
+ * with mailparser. Both give the same answer for what the first one reads.
+ */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+  return parseCommonShapes(raw) ?? parseWithMailparser(raw);
+}
+
+/** Parses any message with a real MIME parser: encoded words, charsets, parts, attachments. */
+export async function parseWithMailparser(raw: Buffer): Promise<ParsedMessage> {
   const mail = await simpleParser(raw, {
     skipHtmlToText: true,
     skipTextToHtml: true,

@@ -303,6 +303,22 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
   rows.push(['RSS after all of the above', `${ours.rssMiB.toFixed(0)} MiB`, `MailDev ${maildev.rssMiB.toFixed(0)} MiB`, `goal no more than MailDev's: ${verdict(ours.rssMiB <= maildev.rssMiB)}`]);
 }
 
+// 10c. Where ingest's time goes: the same SMTP front and load with less or more behind it (test/bench/ingest-parts.ts).
+{
+  const { execFileSync } = await import('node:child_process');
+  const output = execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', 'test/bench/ingest-parts.ts'], { encoding: 'utf8' });
+  const parts = JSON.parse(output.trim().split('\n').at(-1)!) as { sessions: number; figures: { name: string; perSecond: number; cpuMicros: number }[] };
+  const [before, after] = [parts.figures.at(-2)!, parts.figures.at(-1)!];
+  for (const figure of parts.figures) {
+    rows.push([
+      `ingest's parts, ${parts.sessions} sessions, the service in the bench's process: ${figure.name}`,
+      `${figure.perSecond.toFixed(0)} msg/s`,
+      `${figure.cpuMicros.toFixed(0)} µs of CPU a message`,
+      figure === after ? `${(after.perSecond / before.perSecond).toFixed(2)}x the rate with mailparser for every message, ${(before.cpuMicros / after.cpuMicros).toFixed(2)}x less CPU` : '',
+    ]);
+  }
+}
+
 // 12. The first screen: navigation start to the first rows painted, with and without the last run's snapshot
 // (test/bench/first-screen.ts, its own process).
 {
