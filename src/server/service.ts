@@ -87,7 +87,27 @@ export class ReferenceService {
     return () => this.arrivals.delete(listener);
   }
 
-  /** Applies the retention to a team (after an arrival, at start, and hourly for the days). */
+  private readonly pruneQueued = new Set<string>();
+
+  /**
+   * The retention after a group commit's arrivals: once for all of them, after the last is
+   * handed back and before any is answered (a microtask), not a count and a delete each.
+   */
+  private pruneOnceForBatch(teamId: string): void {
+    if (this.pruneQueued.has(teamId)) return;
+    this.pruneQueued.add(teamId);
+    queueMicrotask(() => {
+      this.pruneQueued.delete(teamId);
+      try {
+        this.prune(teamId);
+      } catch (error) {
+        // Never the end of the catcher (the store closing under it, a full disk): the next arrival prunes again.
+        console.error(`Inbox Desk: the retention could not run: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  }
+
+  /** Applies the retention to a team (after arrivals, at start, and hourly for the days). */
   prune(teamId = this.defaultTeamId): number {
     const { keep, days } = this.options.retention ?? {};
     if (keep === undefined && days === undefined) return 0;
@@ -167,7 +187,7 @@ export class ReferenceService {
       return rows;
     });
     if (!options.seeded) {
-      this.prune(team.id);
+      this.pruneOnceForBatch(team.id);
       for (const listener of this.arrivals) listener(team.id, stored);
     }
     if (!options.seeded && team.automations.size > 0) {

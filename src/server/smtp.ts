@@ -92,11 +92,23 @@ interface Connections {
 
 const socketKey = (address: string | undefined, port: number | undefined) => `${address ?? ''}|${port ?? 0}`;
 
-/** Chaos at a stage: waits as long as a slow server is set to, then answers the code set, or nothing. */
-async function chaosAt(service: ReferenceService, stage: ChaosStage): Promise<Error | null> {
-  await service.chaos.delay();
-  const code = service.chaos.at(stage);
-  return code === null ? null : smtpError(`Chaos: Inbox Desk answers ${code} at ${STAGE_NAMES[stage]}, as set in its settings`, code);
+/**
+ * Chaos at a stage: waits as long as a slow server is set to, then answers the code set, or nothing.
+ * Null at once when chaos is off, as it nearly always is: the answer then waits for no promise.
+ */
+function chaosAt(service: ReferenceService, stage: ChaosStage): Promise<Error | null> | null {
+  if (!service.chaos.on) return null;
+  return service.chaos.delay().then(() => {
+    const code = service.chaos.at(stage);
+    return code === null ? null : smtpError(`Chaos: Inbox Desk answers ${code} at ${STAGE_NAMES[stage]}, as set in its settings`, code);
+  });
+}
+
+/** Answers a command once chaos at its stage has had its say. */
+function afterChaos(service: ReferenceService, stage: ChaosStage, callback: (error?: Error | null) => void): void {
+  const pending = chaosAt(service, stage);
+  if (pending === null) return callback();
+  pending.then((refused) => callback(refused ?? undefined), callback);
 }
 
 /** One listener's options: the same handlers on the plain and the TLS port. */
@@ -131,7 +143,7 @@ function serverOptions(service: ReferenceService, options: SmtpOptions, secure: 
       if (held >= perAddress) return callback(smtpError(`Too many connections from ${address} at once (${perAddress}): close some, or let idle ones time out`, 421));
       connections.perAddress.set(address, held + 1);
       counted.add(session);
-      chaosAt(service, 'connect').then((refused) => callback(refused ?? undefined), callback);
+      afterChaos(service, 'connect', callback);
     },
     onClose(session) {
       connections.sockets.delete(socketKey(session.remoteAddress, session.remotePort));
@@ -143,7 +155,7 @@ function serverOptions(service: ReferenceService, options: SmtpOptions, secure: 
       else connections.perAddress.set(address, left);
     },
     onAuth(credentials, _session, callback) {
-      chaosAt(service, 'auth').then((refused) => {
+      void (chaosAt(service, 'auth') ?? Promise.resolve(null)).then((refused) => {
         if (refused) return callback(refused);
         if (auth === 'any') return callback(null, { user: credentials.username ?? '' });
         if (auth !== 'off' && credentials.username === auth.user && credentials.password === auth.password) return callback(null, { user: auth.user });
@@ -152,11 +164,11 @@ function serverOptions(service: ReferenceService, options: SmtpOptions, secure: 
     },
     onMailFrom(_address, session, callback) {
       if (options.requireAuth && !session.user) return callback(smtpError('Authentication required: log in with the user and password Inbox Desk shows', 530));
-      chaosAt(service, 'mailFrom').then((refused) => callback(refused ?? undefined), callback);
+      afterChaos(service, 'mailFrom', callback);
     },
     onRcptTo(_address, session, callback) {
       if (session.envelope.rcptTo.length >= maxRecipients) return callback(smtpError(`Too many recipients: at most ${maxRecipients} per message; send the rest in another`, 452));
-      chaosAt(service, 'rcptTo').then((refused) => callback(refused ?? undefined), callback);
+      afterChaos(service, 'rcptTo', callback);
     },
     onData(stream, session, callback) {
       if (service.chaos.dropsData()) {

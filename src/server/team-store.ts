@@ -3,7 +3,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import type { Worker } from 'node:worker_threads';
 import type { AutomationInput } from '../shared/domain/automation.ts';
 import { LruCache } from '../shared/lru.ts';
-import { uuidFromName } from './ids.ts';
+import { timeOrderedUuid, uuidFromName } from './ids.ts';
 import { startCheckpointer } from './store-checkpointer.ts';
 import { addDeliveryColumn, addFoldedColumns, reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
 import { searchPhrase, TRIGRAMS_ASKED, trigramsOf } from './search-plan.ts';
@@ -323,21 +323,29 @@ export class TeamStore {
       for (const item of batch) item.settle(new Error('the store is closed'));
       return;
     }
-    const results: { error?: unknown; value?: unknown }[] = [];
-    this.transaction(() => {
-      for (const item of batch) {
-        this.sql('SAVEPOINT queued').run();
-        try {
-          results.push({ value: item.work() });
-          this.sql('RELEASE queued').run();
-        } catch (error) {
-          this.db.exec('ROLLBACK TO queued; RELEASE queued');
-          // An address it wrote is gone again.
-          this.addresses.clear();
-          results.push({ error: error ?? new Error('failed') });
+    let results: { error?: unknown; value?: unknown }[];
+    try {
+      // The whole batch at once: no piece of work fails in the common case.
+      results = this.transaction(() => batch.map((item) => ({ value: item.work() })));
+    } catch {
+      // One did, and the batch was rolled back: again, each piece in a savepoint of its own,
+      // so that the others still land and only the one that failed is told.
+      results = [];
+      this.transaction(() => {
+        for (const item of batch) {
+          this.sql('SAVEPOINT queued').run();
+          try {
+            results.push({ value: item.work() });
+            this.sql('RELEASE queued').run();
+          } catch (error) {
+            this.db.exec('ROLLBACK TO queued; RELEASE queued');
+            // An address it wrote is gone again.
+            this.addresses.clear();
+            results.push({ error: error ?? new Error('failed') });
+          }
         }
-      }
-    });
+      });
+    }
     batch.forEach((item, index) => item.settle(results[index]!.error, results[index]!.value));
   }
 
@@ -355,9 +363,8 @@ export class TeamStore {
     const key = email.toLowerCase();
     const displayName = names === 'latest' ? name || email : name;
     // Written only here: what was read or written last stands for the table row.
-    const known =
-      this.addresses.get(key) ??
-      (this.sql('SELECT id, display_name, created_at, updated_at FROM addresses WHERE email = ?').get(key) as KnownAddress | undefined);
+    const cached = this.addresses.get(key);
+    const known = cached ?? (this.sql('SELECT id, display_name, created_at, updated_at FROM addresses WHERE email = ?').get(key) as KnownAddress | undefined);
     let row: KnownAddress;
     if (!known) {
       row = { id: uuidFromName(`${this.id}:address:${key}`), display_name: displayName, created_at: at.getTime(), updated_at: at.getTime() };
@@ -368,7 +375,8 @@ export class TeamStore {
     } else {
       row = known;
     }
-    this.addresses.set(key, row);
+    // A hit that changed nothing is in place already: get() made it the newest.
+    if (row !== cached) this.addresses.set(key, row);
     return { id: row.id, display_name: row.display_name, email: key, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
   }
 
@@ -386,7 +394,7 @@ export class TeamStore {
     const createdAt = options.createdAt;
     const inbox = options.inbox.toLowerCase();
     const inboxName = parsed.to.find((to) => to.address === inbox)?.name ?? '';
-    const id = options.id ?? randomUUID();
+    const id = options.id ?? timeOrderedUuid();
     const attachments = parsed.attachments.map((attachment, index) => ({
       id: uuidFromName(`${id}:attachment:${index}`),
       fileName: attachment.fileName,

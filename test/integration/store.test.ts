@@ -168,6 +168,30 @@ describe('the SQLite store', () => {
     store.close();
   });
 
+  it('a message that fails inside a group commit is the only one refused: the others of its batch land, once each', async () => {
+    const store = new TeamStore('t');
+    const parsed = (subject: string) => ({ sender: { name: '', address: `${subject.toLowerCase()}@app.test` }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
+    const add = (subject: string) => store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date() });
+    // Queued in the same turn: one commit.
+    const outcomes = await Promise.allSettled([
+      store.inNextCommit(() => add('Before')),
+      store.inNextCommit(() => {
+        add('Broken');
+        throw new Error('disk full');
+      }),
+      store.inNextCommit(() => add('After')),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('disk full'));
+    expect(store.page({}).emails.map((e) => e.subject).sort()).toEqual(['After', 'Before']);
+    expect(store.count()).toBe(2);
+    expect(store.knowsAddress('broken@app.test')).toBe(false);
+    // What each caller was handed is the row that stands.
+    const stored = (outcomes[0] as PromiseFulfilledResult<{ id: string }>).value;
+    expect(store.getEmail(stored.id)?.subject).toBe('Before');
+    store.close();
+  });
+
   it('mail that finishes in consecutive turns of the event loop lands in one commit, seen by another connection all at once', async () => {
     const file = join(dataDir, 'group.sqlite');
     const store = new TeamStore('t', file);
