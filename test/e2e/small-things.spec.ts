@@ -36,6 +36,32 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       await expect(page.locator('header').getByText('Support desk', { exact: true })).toHaveCount(1);
     });
 
+    test('each view’s name in the header stays on one line, and the header inside the window', async ({ openApp }) => {
+      // An account with a long name: its picker takes the header's room first.
+      const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, name: 'Support desk of the customer success team (EU, staging)', viewport });
+      const views = page.getByRole('navigation', { name: 'Views' }).getByRole('button');
+      await expect(views).toHaveCount(3);
+      // The lines each button's content is laid out on: its boxes, top to bottom, a new line
+      // where one starts below the last line's bottom (the key's chip shares its word's line).
+      const lines = await views.evaluateAll((buttons) =>
+        buttons.map((button) => {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          const boxes = [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top);
+          let count = 0;
+          let bottom = -Infinity;
+          for (const box of boxes) {
+            if (box.top >= bottom - 1) count++;
+            bottom = Math.max(box.top >= bottom - 1 ? box.bottom : bottom, box.bottom);
+          }
+          return count;
+        }),
+      );
+      expect(lines).toEqual([1, 1, 1]);
+      const header = await page.locator('header.app-header').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(header.scroll).toBeLessThanOrEqual(header.client);
+    });
+
     test('deleting the only email on the last page goes back a page', async ({ openApp }) => {
       const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
       const list = page.getByRole('listbox', { name: 'Emails' });
