@@ -55,6 +55,29 @@ test.describe('This computer: catching your own app’s mail', () => {
     await expect(page.getByRole('listbox', { name: 'Emails' }).getByRole('option').filter({ hasText: 'On the new port' })).toBeVisible();
   });
 
+  test('with no email open, the reader pane on This computer says where tests and agents reach it, the token copied by main', async ({ openApp }) => {
+    const app = await openApp({ demo: true, catcher: { show: true } });
+    const { page } = app;
+    const reader = page.getByRole('region', { name: 'Message' });
+    const api = reader.getByRole('region', { name: 'API for your tests and agents' });
+    const url = (app.catcher.state.api as { url: string }).url;
+    await expect(api.getByRole('row').filter({ hasText: 'Mailpit API' })).toContainText(`${url}/api/v1`);
+    await api.getByRole('button', { name: 'Copy the API token' }).click();
+    await expect.poll(() => app.clipboard).toBe(app.catcher.apiToken()!);
+    expect(await page.content()).not.toContain(app.catcher.apiToken()!);
+    // An email opened takes the pane; closed, the pane says it again.
+    await sendFromApp(app, 'Your code for the suite');
+    const list = page.getByRole('listbox', { name: 'Emails' });
+    await expect(list.getByRole('option').filter({ hasText: 'Your code for the suite' })).toBeVisible();
+    await list.focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await expect(reader.getByRole('heading', { name: 'Your code for the suite' })).toBeVisible();
+    await expect(api).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(api).toBeVisible();
+  });
+
   test('Settings gives a test suite the API: its addresses to copy, and the token copied by main, never shown', async ({ openApp }) => {
     const app = await openApp({ demo: true, catcher: { show: true } });
     const { page } = app;
