@@ -39,11 +39,11 @@ const TRANSFER_ENCODINGS = new Set(['', '7bit', '8bit', 'binary', 'quoted-printa
 const UTF8_CHARSETS = new Set(['ascii', 'usascii', 'utf8']);
 
 /** True when every line ends in CRLF and no CR or LF stands alone. */
-function crlfOnly(bytes: Buffer, from = 0, to = bytes.length): boolean {
-  for (let i = bytes.indexOf(0x0a, from); i !== -1 && i < to; i = bytes.indexOf(0x0a, i + 1)) {
+function crlfOnly(bytes: Buffer): boolean {
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) {
     if (i === 0 || bytes[i - 1] !== 0x0d) return false;
   }
-  for (let i = bytes.indexOf(0x0d, from); i !== -1 && i < to; i = bytes.indexOf(0x0d, i + 1)) {
+  for (let i = bytes.indexOf(0x0d); i !== -1; i = bytes.indexOf(0x0d, i + 1)) {
     if (bytes[i + 1] !== 0x0a) return false;
   }
   return true;
@@ -123,8 +123,8 @@ function splitParts(body: Buffer, boundary: Buffer): Buffer[] | null {
   const marker = `--${boundary.toString('latin1')}`;
   const parts: Buffer[] = [];
   let start = -1;
-  let at = text.startsWith(marker) ? 0 : text.indexOf(`\r\n${marker}`);
-  if (at > 0) at += 2;
+  const first = text.indexOf(`\r\n${marker}`);
+  let at = text.startsWith(marker) ? 0 : first === -1 ? -1 : first + 2;
   while (at !== -1) {
     const after = at + marker.length;
     const closing = text.startsWith('--', after);

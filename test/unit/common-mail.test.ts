@@ -130,7 +130,7 @@ describe('common mail parsed in place', () => {
           return `${partHeaders.join('\r\n')}\r\n\r\n${body(leaf.encoding)}${maybe(0.1) ? '\r\n' : ''}`;
         });
         const padding = maybe(0.05) ? ' ' : '';
-        const preamble = maybe(0.3) ? `This is a multi-part message.\r\n${maybe(0.1) ? `--${boundary}x\r\n` : ''}` : '';
+        const preamble = maybe(0.3) ? `${pick(['This is a multi-part message.\r\n', '\r\n', '\r\n\r\n'])}${maybe(0.1) ? `--${boundary}x\r\n` : ''}` : '';
         const close = maybe(0.95) ? `\r\n--${boundary}--${padding}${maybe(0.5) ? '\r\n' : ''}${maybe(0.2) ? 'epilogue\r\n' : ''}` : '\r\n';
         rest = `${preamble}${parts.map((part) => `--${boundary}${padding}\r\n${part}`).join('\r\n')}${close}`;
       } else {
