@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import type * as Mailsplit from '@zone-eu/mailsplit';
 import type Libmime from 'libmime';
 import type Libqp from 'libqp';
-import type { ParsedAddress, ParsedMessage } from './parsed-message.ts';
+import { flattenAddresses, type AddressEntry, type ParsedMessage } from './parsed-message.ts';
 
 // The very copies mailparser loads (it pins their versions, and may carry a nodemailer of its
 // own): resolved from its own folder, so that both roads always read mail with the same code.
@@ -23,14 +23,8 @@ const fromMailsplit = createRequire(fromMailparser.resolve('@zone-eu/mailsplit')
 const { MimeNode } = fromMailparser('@zone-eu/mailsplit') as typeof Mailsplit;
 const libmime = fromMailparser('libmime') as typeof Libmime;
 const libqp = fromMailsplit('libqp') as typeof Libqp;
-const addressparser = fromMailparser('nodemailer/lib/addressparser') as (value: string) => Parsed[];
+const addressparser = fromMailparser('nodemailer/lib/addressparser') as (value: string) => AddressEntry[];
 type MimeNode = InstanceType<typeof MimeNode>;
-
-interface Parsed {
-  name?: string;
-  address?: string;
-  group?: Parsed[];
-}
 
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -87,7 +81,7 @@ function leafText(node: MimeNode, body: Buffer): { type: 'text/plain' | 'text/ht
 }
 
 /** Display names and encoded words decoded as mailparser's decodeAddresses does; null where it does more. */
-function decodeAddresses(list: Parsed[]): boolean {
+function decodeAddresses(list: AddressEntry[]): boolean {
   for (const entry of list) {
     entry.name = (entry.name ?? '').toString().trim();
     if (entry.name) {
@@ -102,19 +96,6 @@ function decodeAddresses(list: Parsed[]): boolean {
     if (entry.group && !decodeAddresses(entry.group)) return false;
   }
   return true;
-}
-
-function flatten(lists: Parsed[][]): ParsedAddress[] {
-  const result: ParsedAddress[] = [];
-  for (const list of lists) {
-    for (const entry of list) {
-      if (entry.address) result.push({ name: entry.name ?? '', address: entry.address.toLowerCase() });
-      for (const member of entry.group ?? []) {
-        if (member.address) result.push({ name: member.name ?? '', address: member.address.toLowerCase() });
-      }
-    }
-  }
-  return result;
 }
 
 /** The parts of a multipart body between its delimiters, or null when a line only looks like one. */
@@ -182,11 +163,11 @@ export function parseCommonShapes(raw: Buffer): ParsedMessage | null {
 
   // The headers, as mailparser's processHeaders reads the few the service keeps.
   let subject: string | undefined;
-  let from: Parsed[] | undefined;
+  let from: AddressEntry[] | undefined;
   let date: Date | undefined;
-  const to: Parsed[][] = [];
-  const cc: Parsed[][] = [];
-  for (const line of (root.headers as unknown as { getList(): { key: string; line: string }[] }).getList()) {
+  const to: AddressEntry[][] = [];
+  const cc: AddressEntry[][] = [];
+  for (const line of root.headers ? root.headers.getList() : []) {
     const { key } = line;
     if (key !== 'subject' && key !== 'from' && key !== 'to' && key !== 'cc' && key !== 'date') continue;
     const value = String(libmime.decodeHeader(line.line)?.value ?? '').trim();
@@ -209,13 +190,13 @@ export function parseCommonShapes(raw: Buffer): ParsedMessage | null {
       else (key === 'to' ? to : cc).push(list);
     }
   }
-  const sender = flatten(from ? [from] : [])[0] ?? { name: '', address: 'unknown@invalid' };
+  const sender = flattenAddresses(from ? [from] : [])[0] ?? { name: '', address: 'unknown@invalid' };
   const html = htmls.join('<br/>\n');
   const text = texts.join('\n');
   return {
     sender,
-    to: flatten(to),
-    cc: flatten(cc),
+    to: flattenAddresses(to),
+    cc: flattenAddresses(cc),
     subject: subject ?? '',
     date: date ?? null,
     html: html !== '' ? html : null,

@@ -2,23 +2,13 @@ import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { phpJsonEncode } from '../shared/domain/webhook-payload.ts';
 import { parseCommonShapes } from './common-mail.ts';
-import type { ParsedAddress, ParsedMessage } from './parsed-message.ts';
+import { flattenAddresses, type ParsedAddress, type ParsedMessage } from './parsed-message.ts';
 
 export type { ParsedAddress, ParsedAttachment, ParsedMessage } from './parsed-message.ts';
 
 function addresses(field: AddressObject | AddressObject[] | undefined): ParsedAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
-  const result: ParsedAddress[] = [];
-  for (const object of objects) {
-    for (const entry of object.value) {
-      if (entry.address) result.push({ name: entry.name ?? '', address: entry.address.toLowerCase() });
-      // Group syntax: `team: a@x, b@x;`
-      for (const member of entry.group ?? []) {
-        if (member.address) result.push({ name: member.name ?? '', address: member.address.toLowerCase() });
-      }
-    }
-  }
-  return result;
+  return flattenAddresses(objects.map((object) => object.value));
 }
 
 /**

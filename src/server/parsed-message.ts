@@ -34,3 +34,24 @@ export interface ParsedMessage {
   text: string | null;
   attachments: ParsedAttachment[];
 }
+
+/** An address list as parsers give it: entries, some of them groups (`team: a@x, b@x;`) of members. */
+export interface AddressEntry {
+  name?: string;
+  address?: string;
+  group?: AddressEntry[];
+}
+
+/** Each header's entries, in order, as the service keeps them: group members in place of the group, addresses lower-cased. */
+export function flattenAddresses(lists: AddressEntry[][]): ParsedAddress[] {
+  const result: ParsedAddress[] = [];
+  for (const list of lists) {
+    for (const entry of list) {
+      if (entry.address) result.push({ name: entry.name ?? '', address: entry.address.toLowerCase() });
+      for (const member of entry.group ?? []) {
+        if (member.address) result.push({ name: member.name ?? '', address: member.address.toLowerCase() });
+      }
+    }
+  }
+  return result;
+}
