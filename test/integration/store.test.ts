@@ -3,6 +3,7 @@
  * restart keeps, what a read writes, how `search` matches, and the one-time
  * import of folders written before SQLite (state.json and .eml files).
  */
+import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -228,6 +229,30 @@ describe('the SQLite store', () => {
     committed = true;
     expect(turns).toBeLessThanOrEqual(5);
     reader.close();
+    store.close();
+  });
+
+  it('under steady ingest the write-ahead log starts over, so its file stays tens of MB rather than growing by every message', async () => {
+    const file = join(dataDir, 'steady.sqlite');
+    const store = new TeamStore('t', file);
+    // Eight writers that never pause, as eight SMTP sessions under load: every group
+    // commit has work queued behind it, and a new sender and subject each time.
+    const MESSAGES = 6000;
+    let next = 0;
+    let largestLog = 0;
+    const writer = async () => {
+      while (next < MESSAGES) {
+        const i = next++;
+        const parsed = { sender: { name: '', address: `sender${i}@app${i % 97}.test` }, to: [], cc: [], subject: `Order ${i} shipped`, date: null, html: null, text: 'x'.repeat(400), attachments: [] };
+        await store.inNextCommit(() => store.addEmail(Buffer.from(`Subject: Order ${i} shipped\r\n\r\n${'x'.repeat(400)}`), parsed, { inbox: `inbox${i % 20}@team.test`, createdAt: new Date() }));
+        if (i % 200 === 0) largestLog = Math.max(largestLog, statSync(`${file}-wal`).size);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, writer));
+    largestLog = Math.max(largestLog, statSync(`${file}-wal`).size);
+    // 29 MB here; 114 MB when the log never started over (each message adds about 19 KB to it).
+    expect(largestLog / 2 ** 20).toBeLessThan(64);
+    expect(store.count()).toBe(MESSAGES);
     store.close();
   });
 
