@@ -71,9 +71,9 @@ CREATE TABLE IF NOT EXISTS stats (
   favorite INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO stats SELECT 1, count(*), coalesce(sum(read_at IS NULL), 0), coalesce(sum(favorite), 0) FROM emails;
-CREATE TRIGGER IF NOT EXISTS stats_added AFTER INSERT ON emails BEGIN
-  UPDATE stats SET total = total + 1, unread = unread + (new.read_at IS NULL), favorite = favorite + new.favorite;
-END;
+-- Arrivals are counted by the store, once a transaction (TeamStore.countArrivals): a
+-- trigger's UPDATE for every row cost 4 µs a message, a tenth of the store's share of ingest.
+DROP TRIGGER IF EXISTS stats_added;
 CREATE TRIGGER IF NOT EXISTS stats_removed AFTER DELETE ON emails BEGIN
   UPDATE stats SET total = total - 1, unread = unread - (old.read_at IS NULL), favorite = favorite - old.favorite;
 END;

@@ -333,13 +333,26 @@ export class TeamStore {
     this.db.exec('BEGIN');
     try {
       const result = work();
+      this.countArrivals();
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
       this.addresses.clear();
+      this.arrived = { total: 0, unread: 0, favorite: 0 };
       throw error;
     }
+  }
+
+  /** Rows added in the open transaction, not yet in `stats` (countArrivals). */
+  private arrived = { total: 0, unread: 0, favorite: 0 };
+
+  /** Adds the open transaction's new rows to `stats`: one UPDATE for a whole group commit. */
+  private countArrivals(): void {
+    const { total, unread, favorite } = this.arrived;
+    if (total === 0) return;
+    this.sql('UPDATE stats SET total = total + ?, unread = unread + ?, favorite = favorite + ?').run(total, unread, favorite);
+    this.arrived = { total: 0, unread: 0, favorite: 0 };
   }
 
   private queued: { work: () => unknown; settle: (error: unknown, value?: unknown) => void }[] = [];
@@ -381,13 +394,15 @@ export class TeamStore {
       this.transaction(() => {
         for (const item of batch) {
           this.sql('SAVEPOINT queued').run();
+          const arrivedBefore = { ...this.arrived };
           try {
             results.push({ value: item.work() });
             this.sql('RELEASE queued').run();
           } catch (error) {
             this.db.exec('ROLLBACK TO queued; RELEASE queued');
-            // An address it wrote is gone again.
+            // An address it wrote is gone again, and so are the rows it counted.
             this.addresses.clear();
+            this.arrived = arrivedBefore;
             results.push({ error: error ?? new Error('failed') });
           }
         }
@@ -482,6 +497,9 @@ export class TeamStore {
         options.delivery ?? null,
       );
       this.sql('INSERT INTO contents (seq, raw, html, text) VALUES (?, ?, ?, ?)').run(lastInsertRowid, raw, parsed.html, parsed.text);
+      this.arrived.total += 1;
+      if (!options.read) this.arrived.unread += 1;
+      if (options.favorite) this.arrived.favorite += 1;
       return {
         id,
         sender,
@@ -516,6 +534,7 @@ export class TeamStore {
   }
 
   count(): number {
+    this.countArrivals();
     return (this.sql('SELECT total FROM stats').get() as { total: number }).total;
   }
 
@@ -735,6 +754,7 @@ export class TeamStore {
   private countWhere(filters: ListFilters, clause: string, values: SQLInputValue[]): number {
     const only = Object.entries(filters).filter(([, value]) => value !== undefined && value !== false).map(([key]) => key);
     if (only.length <= 1 && (only[0] === undefined || only[0] === 'unread' || only[0] === 'favorite')) {
+      this.countArrivals();
       const stats = this.sql('SELECT total, unread, favorite FROM stats').get() as { total: number; unread: number; favorite: number };
       return only[0] === 'unread' ? stats.unread : only[0] === 'favorite' ? stats.favorite : stats.total;
     }

@@ -256,6 +256,29 @@ describe('the SQLite store', () => {
     store.close();
   });
 
+  it('a database whose triggers counted each new row (before counts were kept per commit) counts each new email once', async () => {
+    const file = join(dataDir, 'old-counts.sqlite');
+    const parsed = (subject: string) => ({ sender: { name: '', address: 'app@app.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
+    const add = (store: TeamStore, subject: string, read = false) =>
+      store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date(), read: read ? new Date() : null });
+    let store = new TeamStore('t', file);
+    add(store, 'First');
+    store.close();
+    // The trigger as older versions made it.
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TRIGGER stats_added AFTER INSERT ON emails BEGIN
+      UPDATE stats SET total = total + 1, unread = unread + (new.read_at IS NULL), favorite = favorite + new.favorite; END;`);
+    old.close();
+    store = new TeamStore('t', file);
+    await Promise.all([store.inNextCommit(() => add(store, 'Second')), store.inNextCommit(() => add(store, 'Third', true))]);
+    expect(store.count()).toBe(3);
+    expect(store.page({ unread: true }).total).toBe(2);
+    store.close();
+    const after = new DatabaseSync(file, { readOnly: true });
+    expect(after.prepare('SELECT total, unread FROM stats').get()).toEqual({ total: 3, unread: 2 });
+    after.close();
+  });
+
   it('deleting an email takes it out of search and the count, before and after it is indexed', async () => {
     service = await startReferenceService({ teams });
     const team = service.service.team('t');
