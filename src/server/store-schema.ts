@@ -38,10 +38,14 @@ CREATE TABLE IF NOT EXISTS emails (
   -- the first row's seq on the others, NULL on the first (its own seq is its delivery).
   delivery INTEGER
 );
-CREATE INDEX IF NOT EXISTS emails_newest ON emails (created_at DESC, id);
+-- Ascending, though the list reads newest first (backwards, the ties on id sorted in
+-- passing): new mail lands at an index's end, where a full page splits off cheaply. Kept
+-- descending, every arrival split the first page: 2.7 pages written a group commit of 8
+-- instead of 1.4, in each of the two (ascendingArrivalIndexes).
+CREATE INDEX IF NOT EXISTS emails_newest ON emails (created_at, id);
 CREATE INDEX IF NOT EXISTS emails_inbox ON emails (inbox, created_at DESC, id);
 CREATE INDEX IF NOT EXISTS emails_sender ON emails (sender, created_at DESC, id);
-CREATE INDEX IF NOT EXISTS emails_unread ON emails (created_at DESC, id) WHERE read_at IS NULL;
+CREATE INDEX IF NOT EXISTS emails_unread ON emails (created_at, id) WHERE read_at IS NULL;
 CREATE INDEX IF NOT EXISTS emails_favorite ON emails (created_at DESC, id) WHERE favorite = 1;
 CREATE INDEX IF NOT EXISTS emails_delivery ON emails (coalesce(delivery, seq));
 CREATE TABLE IF NOT EXISTS contents (
@@ -121,6 +125,12 @@ export function reuseNoRowNumbers(db: DatabaseSync): void {
     db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/** A database written when the list's two arrival indexes were descending drops them; SCHEMA makes them ascending. */
+export function ascendingArrivalIndexes(db: DatabaseSync): void {
+  const descending = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('emails_newest', 'emails_unread') AND sql LIKE '%DESC%'").all() as { name: string }[];
+  for (const { name } of descending) db.exec(`DROP INDEX ${name}`);
 }
 
 /** A database written before deliveries were recorded gets the column: each row of it is a delivery of its own. */

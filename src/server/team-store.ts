@@ -4,7 +4,7 @@ import type { AutomationInput } from '../shared/domain/automation.ts';
 import { LruCache } from '../shared/lru.ts';
 import { timeOrderedUuid, uuidFromName } from './ids.ts';
 import { startCheckpointer, type Checkpointer, type CheckpointPass } from './store-checkpointer.ts';
-import { addDeliveryColumn, addFoldedColumns, reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
+import { addDeliveryColumn, addFoldedColumns, ascendingArrivalIndexes, reuseNoRowNumbers, SCHEMA } from './store-schema.ts';
 import { searchPhrase, TRIGRAMS_ASKED, trigramsOf } from './search-plan.ts';
 import { foldCase } from './case-fold.ts';
 import { longestPiece, wildcardMatch } from './wildcard.ts';
@@ -178,6 +178,7 @@ export class TeamStore {
     reuseNoRowNumbers(this.db);
     addFoldedColumns(this.db);
     addDeliveryColumn(this.db);
+    ascendingArrivalIndexes(this.db);
     this.db.exec(SCHEMA);
     // How many emails hold a trigram (searchMatch); temp: nothing of it is stored.
     this.db.exec("CREATE VIRTUAL TABLE temp.email_search_vocab USING fts5vocab(main, 'email_search', 'row')");

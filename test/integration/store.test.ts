@@ -279,6 +279,33 @@ describe('the SQLite store', () => {
     after.close();
   });
 
+  it('a database whose arrival indexes were descending gets them ascending, and lists in the same order', () => {
+    const file = join(dataDir, 'old-indexes.sqlite');
+    const parsed = (subject: string) => ({ sender: { name: '', address: 'app@app.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
+    let store = new TeamStore('t', file);
+    // Ties in time, as a burst within one millisecond makes: newest first, then by id.
+    const at = [3, 1, 2, 2, 3, 1].map((minute) => new Date(Date.UTC(2026, 10, 1, 0, minute)));
+    at.forEach((createdAt, i) => store.addEmail(Buffer.from(`Subject: M${i}\r\n\r\nx`), parsed(`M${i}`), { inbox: 'ops@team.test', createdAt, read: i === 0 ? createdAt : null }));
+    const expected = (emails: { createdAt: Date; id: string }[]) =>
+      [...emails].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => e.id);
+    const all = store.page({}).emails;
+    store.close();
+    const old = new DatabaseSync(file);
+    old.exec(`DROP INDEX emails_newest; DROP INDEX emails_unread;
+      CREATE INDEX emails_newest ON emails (created_at DESC, id); CREATE INDEX emails_unread ON emails (created_at DESC, id) WHERE read_at IS NULL;`);
+    old.close();
+    store = new TeamStore('t', file);
+    expect(store.page({}).emails.map((e) => e.id)).toEqual(expected(all));
+    expect(store.page({ unread: true }).emails.map((e) => e.id)).toEqual(expected(all.filter((e) => !e.read)));
+    expect(store.page({}, 2, 3).emails.map((e) => e.id)).toEqual(expected(all).slice(2, 5));
+    store.close();
+    const after = new DatabaseSync(file, { readOnly: true });
+    const indexes = after.prepare("SELECT name, sql FROM sqlite_master WHERE name IN ('emails_newest', 'emails_unread') ORDER BY name").all() as { name: string; sql: string }[];
+    expect(indexes.map((index) => index.name)).toEqual(['emails_newest', 'emails_unread']);
+    for (const index of indexes) expect(index.sql).not.toMatch(/DESC/);
+    after.close();
+  });
+
   it('deleting an email takes it out of search and the count, before and after it is indexed', async () => {
     service = await startReferenceService({ teams });
     const team = service.service.team('t');
