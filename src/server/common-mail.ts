@@ -80,13 +80,36 @@ function leafText(node: MimeNode, body: Buffer): { type: 'text/plain' | 'text/ht
   return { type, text: bytes.toString().replace(/\r?\n/g, '\n') };
 }
 
+/**
+ * libmime's decodeWords, skipped where it would change nothing: every pattern it
+ * replaces holds an encoded word's `=?`, or its own joining marker (which holds NULs).
+ */
+function decodeWords(text: string): string {
+  return text.includes('=?') || text.includes('\0') ? libmime.decodeWords(text) : text;
+}
+
+/** An address of plain characters, as apps send from and to (a name or address outside these goes to addressparser). */
+const PLAIN = '([\\w.+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+)';
+const PLAIN_ADDRESS = new RegExp(`^(?:([A-Za-z0-9]+(?: [A-Za-z0-9]+)*) ?<${PLAIN}>|<${PLAIN}>|${PLAIN})$`);
+
+/**
+ * The three shapes most address headers take, `Ann Lee <ann@app.test>`, `<ann@app.test>`
+ * and `ann@app.test`, read as addressparser reads them without its tokenizer (which
+ * took about 4% of ingest's CPU); null for anything else.
+ */
+function plainAddress(value: string): AddressEntry[] | null {
+  const match = PLAIN_ADDRESS.exec(value);
+  if (!match) return null;
+  return [{ address: match[2] ?? match[3] ?? match[4]!, name: match[1] ?? '' }];
+}
+
 /** Display names and encoded words decoded as mailparser's decodeAddresses does; null where it does more. */
 function decodeAddresses(list: AddressEntry[]): boolean {
   for (const entry of list) {
     entry.name = (entry.name ?? '').toString().trim();
     if (entry.name) {
       try {
-        entry.name = libmime.decodeWords(entry.name);
+        entry.name = decodeWords(entry.name);
       } catch {
         // kept as it is, as mailparser keeps it
       }
@@ -174,7 +197,7 @@ export function parseCommonShapes(raw: Buffer): ParsedMessage | null {
     if (key === 'subject') {
       let decoded = value;
       try {
-        decoded = libmime.decodeWords(value);
+        decoded = decodeWords(value);
       } catch {
         // kept as it is, as mailparser keeps it
       }
@@ -184,7 +207,7 @@ export function parseCommonShapes(raw: Buffer): ParsedMessage | null {
       // mailparser takes the time of parsing for a date it cannot read.
       if (date === undefined) date = Number.isNaN(parsed.getTime()) ? new Date() : parsed;
     } else {
-      const list = addressparser(value);
+      const list = plainAddress(value) ?? addressparser(value);
       if (!decodeAddresses(list)) return null;
       if (key === 'from') from ??= list;
       else (key === 'to' ? to : cc).push(list);

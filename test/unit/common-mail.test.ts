@@ -72,16 +72,19 @@ describe('common mail parsed in place', () => {
     const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
     const maybe = (p: number) => random() < p;
 
+    // Near the plain shapes read without addressparser: a name or address just outside them.
+    const nearNames = ['J. Lee', 'Ann_Lee', 'Zoë', 'Ann Lee ', 'Ann\tLee', 'Ann 2'];
+    const nearAddresses = ['a_b-c@x-y.test', 'ann@localhost', 'ann@@example.test', 'ann@example.test.', 'ann@.test', 'é@example.test', 'ann@exämple.test', 'a b@example.test'];
     const names = ['', 'Ann', 'Ann Lee', '"Lee, Ann"', '"Ann \\"A\\" Lee"', '=?UTF-8?Q?Zo=C3=AB?=', '=?utf-8?B?0JDQvdC90LA=?=', '=?iso-8859-1?Q?J=FCrgen?=', 'Ann (work)', ' Ann  Lee '];
     const addresses = ['ann@example.test', 'ANN.Lee@Example.TEST', 'a+tag@sub.example.test', 'bad', ''];
     // Left to mailparser: an encoded word in an address, an internationalized domain.
     const rareAddresses = ['x@xn--mller-kva.test', '=?utf-8?Q?a?=@example.test'];
     const address = () => {
-      const name = pick(names);
-      const at = maybe(0.04) ? pick(rareAddresses) : pick(addresses);
+      const name = maybe(0.1) ? pick(nearNames) : pick(names);
+      const at = maybe(0.04) ? pick(rareAddresses) : maybe(0.1) ? pick(nearAddresses) : pick(addresses);
       if (maybe(0.1)) return `Team: ${at || 'a@b.test'}, b@example.test;`;
       if (!name) return maybe(0.5) ? at : `<${at}>`;
-      return `${name} <${at}>`;
+      return `${name}${maybe(0.1) ? '' : ' '}<${at}>${maybe(0.05) ? ' (home)' : ''}`;
     };
     const subjects = ['', 'Hello', '  spaced  ', 'Your code is 123456', '=?UTF-8?Q?Caf=C3=A9_time?=', '=?UTF-8?B?0JLQsNGIINC60L7QtA==?= =?UTF-8?B?OiA0ODI5MTM=?=', '=?utf-8?q?broken', 'a =?UTF-8?Q?=E2=9C=93?= b', 'Folded\r\n over\r\n\tlines', '=?iso-8859-1?Q?caf=E9?='];
     const dates = ['Tue, 1 Jul 2025 10:00:00 +0200', 'Mon, 31 Feb 2025 99:00:00 GMT', 'yesterday', '2025-07-01T10:00:00Z'];
