@@ -24,8 +24,10 @@ export function cleanTags(names: readonly unknown[]): string[] {
 /** The tags a message names in its X-Tags header (comma-separated), as Mailpit reads them when it stores it. */
 export function tagsInHeader(raw: Buffer): string[] {
   // The header ends at the first empty line, CRLF or bare LF; a message without one is all header.
-  const ends = [raw.indexOf('\r\n\r\n'), raw.indexOf('\n\n')].filter((at) => at !== -1);
-  const head = raw.subarray(0, Math.min(ends.length > 0 ? Math.min(...ends) : raw.length, 64 * 1024)).toString('latin1');
+  // Only its first 64 KB are read: a 25 MB message's end is never scanned for it.
+  const start = raw.subarray(0, 64 * 1024);
+  const ends = [start.indexOf('\r\n\r\n'), start.indexOf('\n\n')].filter((at) => at !== -1);
+  const head = start.subarray(0, ends.length > 0 ? Math.min(...ends) : start.length).toString('latin1');
   const found = /^x-tags:[ \t]*(.*(?:\r?\n[ \t].*)*)/im.exec(head);
   return found ? cleanTags(found[1]!.replace(/\r?\n[ \t]/g, ' ').split(',')) : [];
 }
