@@ -221,7 +221,8 @@ export class TeamStore {
       if (asked !== held.asked) return;
       // Copied whole, with no commit since it began: the next commit starts the log over.
       if (checkpointed >= log) return this.releaseCheckpointHold();
-      // A reader held part of it: once more (the timeout lets the commits go regardless).
+      // Not all of it (a reader held part, or a write outside the group commits came in): once more.
+      // The timeout lets the commits go regardless.
       this.checkpointer?.passNow(held.asked);
       return;
     }
