@@ -206,6 +206,9 @@ export class TeamStore {
   private heldForCheckpoint: { asked: number; timeout: NodeJS.Timeout } | null = null;
   private checkpointsAsked = 0;
   private commitsSincePass = 0;
+  /** The log's size at which commits next wait for a pass (afterCheckpointPass), and its size at the last pass. */
+  private holdAtFrames = WAL_HOLD_FRAMES;
+  private lastLogFrames = 0;
 
   /**
    * A pass copies the log as it stood when the pass began, and the writer appends
@@ -216,19 +219,28 @@ export class TeamStore {
    * their own copies the rest; the next commit then starts the log at its beginning.
    */
   private afterCheckpointPass({ asked, log, checkpointed }: CheckpointPass): void {
+    this.lastLogFrames = log;
     const held = this.heldForCheckpoint;
     if (held) {
       if (asked !== held.asked) return;
       // Copied whole, with no commit since it began: the next commit starts the log over.
-      if (checkpointed >= log) return this.releaseCheckpointHold();
-      // Not all of it (a reader held part, or a write outside the group commits came in): once more.
-      // The timeout lets the commits go regardless.
-      this.checkpointer?.passNow(held.asked);
+      // Not whole: another connection reads part of it, or a write outside the group commits
+      // came in. The commits go on, and the next try waits until the log grows by as much again,
+      // rather than holding them back while a reader stays.
+      this.holdAtFrames = checkpointed >= log ? WAL_HOLD_FRAMES : log + WAL_HOLD_FRAMES;
+      this.releaseCheckpointHold();
       return;
     }
-    if (log < WAL_HOLD_FRAMES) return;
+    // A short log was started over (a whole pass while idle, or after a hold).
+    if (log < WAL_HOLD_FRAMES) this.holdAtFrames = WAL_HOLD_FRAMES;
+    if (log < this.holdAtFrames) return;
     const askedNow = ++this.checkpointsAsked;
-    this.heldForCheckpoint = { asked: askedNow, timeout: setTimeout(() => this.releaseCheckpointHold(), CHECKPOINT_HOLD_MAX_MS) };
+    const giveUp = () => {
+      // The pass is late (a slow disk, a stuck thread): as when it is not whole, no hold until the log has grown again.
+      this.holdAtFrames = this.lastLogFrames + WAL_HOLD_FRAMES;
+      this.releaseCheckpointHold();
+    };
+    this.heldForCheckpoint = { asked: askedNow, timeout: setTimeout(giveUp, CHECKPOINT_HOLD_MAX_MS) };
     this.checkpointer?.passNow(askedNow);
   }
 
