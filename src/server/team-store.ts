@@ -680,9 +680,12 @@ export class TeamStore {
   prune({ keep, olderThan }: { keep?: number; olderThan?: Date }): number {
     let removed = 0;
     if (olderThan !== undefined) removed += Number(this.sql('DELETE FROM emails WHERE created_at < ?').run(olderThan.getTime()).changes);
-    if (keep !== undefined && this.count() > keep) {
-      // The newest by arrival: emails of the same millisecond in the order they came.
-      removed += Number(this.sql('DELETE FROM emails WHERE seq IN (SELECT seq FROM emails ORDER BY created_at DESC, seq DESC LIMIT -1 OFFSET ?)').run(keep).changes);
+    const over = keep === undefined ? 0 : this.count() - keep;
+    if (over > 0) {
+      // The oldest by arrival go (emails of the same millisecond in the order they came), read
+      // from the old end: skipping the newest `keep` from the other end cost a walk past all of
+      // them at every group commit once a catcher was full.
+      removed += Number(this.sql('DELETE FROM emails WHERE seq IN (SELECT seq FROM emails ORDER BY created_at, seq LIMIT ?)').run(over).changes);
     }
     return removed;
   }

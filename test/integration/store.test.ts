@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceService, type RunningService } from '../../src/server/index.ts';
 import { TeamStore } from '../../src/server/team-store.ts';
@@ -291,6 +292,36 @@ describe('the SQLite store', () => {
     // Started over since: shorter than while pinned, though twice as much mail came after.
     expect(logFrames()).toBeLessThan(pinned);
     store.close();
+  });
+
+  it('keeping the newest N keeps what a plain model keeps: newest by time, then by arrival within the same time', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.record({ add: fc.integer({ min: 0, max: 5 }) }), fc.record({ keep: fc.integer({ min: 0, max: 12 }) })), { maxLength: 60 }),
+        (steps) => {
+          const store = new TeamStore('t');
+          const parsed = (subject: string) => ({ sender: { name: '', address: 'app@app.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
+          // The model: every email as [minute, arrival number], in arrival order.
+          let model: { minute: number; n: number }[] = [];
+          let n = 0;
+          for (const step of steps) {
+            if ('add' in step) {
+              const subject = `M${n}`;
+              store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date(Date.UTC(2026, 10, 1, 0, step.add)) });
+              model.push({ minute: step.add, n: n++ });
+            } else {
+              const gone = store.prune({ keep: step.keep });
+              const newestFirst = [...model].sort((a, b) => b.minute - a.minute || b.n - a.n);
+              expect(gone).toBe(Math.max(0, model.length - step.keep));
+              model = model.filter((e) => newestFirst.indexOf(e) < step.keep);
+            }
+            expect(store.page({}).emails.map((e) => e.subject).sort()).toEqual(model.map((e) => `M${e.n}`).sort());
+          }
+          store.close();
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('a database whose triggers counted each new row (before counts were kept per commit) counts each new email once', async () => {
