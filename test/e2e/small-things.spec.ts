@@ -62,6 +62,22 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 
       expect(header.scroll).toBeLessThanOrEqual(header.client);
     });
 
+    test('the pager’s count stays on one line, with the page number where the list has room for it', async ({ openApp }) => {
+      const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
+      const count = page.locator('.pagination > span');
+      await expect(count).toContainText('1–25 of 26');
+      // Its lines, as the header test counts them: boxes, top to bottom.
+      const lines = await count.evaluate((span) => {
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+        return new Set(tops).size;
+      });
+      expect(lines).toBe(1);
+      const listWidth = await page.locator('.pagination').evaluate((nav) => nav.getBoundingClientRect().width);
+      await expect(count.getByText('page 1 of 2')).toBeVisible({ visible: listWidth > 480 });
+    });
+
     test('deleting the only email on the last page goes back a page', async ({ openApp }) => {
       const { page } = await openApp({ baseUrl: service.baseUrl, teamId: 't', token: TOKEN, viewport });
       const list = page.getByRole('listbox', { name: 'Emails' });

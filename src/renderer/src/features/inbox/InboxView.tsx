@@ -337,7 +337,12 @@ function Pagination() {
         ← {withKey('Prev', 'inbox.previous-page')}
       </button>
       <span aria-live="polite">
-        {meta.from === null ? 'Nothing here' : `${meta.from}–${meta.to} of ${meta.total}`} · page {meta.current_page} of {meta.last_page}
+        {meta.from === null ? 'Nothing here' : `${meta.from}–${meta.to} of ${meta.total}`}
+        {/* Said again by the range: left out where the list is narrow (styles.css), never wrapped. */}
+        <span className="page-of">
+          {' '}
+          · page {meta.current_page} of {meta.last_page}
+        </span>
         {listFrom ? ` · as of ${new Date(listFrom).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })}, updating…` : loading ? ' · loading…' : ''}
       </span>
       <button type="button" disabled={meta.current_page >= meta.last_page} onClick={() => goToPage(meta.current_page + 1)}>
