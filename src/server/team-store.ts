@@ -160,6 +160,9 @@ const CHECKPOINT_INTERVAL_MS = 1000;
 /** A hold lasts one pass (about 4 ms here); past this the commits go on regardless. */
 const CHECKPOINT_HOLD_MAX_MS = 200;
 
+/** A transaction's new rows, none yet (TeamStore.countArrivals). */
+const noArrivals = () => ({ total: 0, unread: 0, favorite: 0 });
+
 export class TeamStore {
   readonly id: string;
   /** Few and read on every ingest: kept in memory, written through. */
@@ -353,20 +356,20 @@ export class TeamStore {
     } catch (error) {
       this.db.exec('ROLLBACK');
       this.addresses.clear();
-      this.arrived = { total: 0, unread: 0, favorite: 0 };
+      this.arrived = noArrivals();
       throw error;
     }
   }
 
   /** Rows added in the open transaction, not yet in `stats` (countArrivals). */
-  private arrived = { total: 0, unread: 0, favorite: 0 };
+  private arrived = noArrivals();
 
   /** Adds the open transaction's new rows to `stats`: one UPDATE for a whole group commit. */
   private countArrivals(): void {
     const { total, unread, favorite } = this.arrived;
     if (total === 0) return;
     this.sql('UPDATE stats SET total = total + ?, unread = unread + ?, favorite = favorite + ?').run(total, unread, favorite);
-    this.arrived = { total: 0, unread: 0, favorite: 0 };
+    this.arrived = noArrivals();
   }
 
   private queued: { work: () => unknown; settle: (error: unknown, value?: unknown) => void }[] = [];

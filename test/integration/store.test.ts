@@ -40,6 +40,29 @@ const commitsSeen = () => {
   return () => (watcher.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
 };
 
+/** What the parser would hand the store for a plain one-line message. */
+const parsedMail = (subject: string, sender = 'app@app.test', text = 'x') => ({ sender: { name: '', address: sender }, to: [], cc: [], subject, date: null, html: null, text, attachments: [] });
+
+/**
+ * Eight writers that never pause, as eight SMTP sessions under load: every group commit has
+ * work queued behind it, a new sender each time. Stores messages `from` up to `until`;
+ * `after` runs after each one lands.
+ */
+async function ingestFromEightWriters(store: TeamStore, from: number, until: number, after: (i: number) => void = () => {}): Promise<void> {
+  let next = from;
+  const writer = async () => {
+    while (next < until) {
+      const i = next++;
+      const text = 'x'.repeat(400);
+      await store.inNextCommit(() =>
+        store.addEmail(Buffer.from(`Subject: Order ${i}\r\n\r\n${text}`), parsedMail(`Order ${i}`, `sender${i}@app${i % 97}.test`, text), { inbox: `inbox${i % 20}@team.test`, createdAt: new Date() }),
+      );
+      after(i);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, writer));
+}
+
 describe('the SQLite store', () => {
   it('reading an email already read writes nothing; marking it read does', async () => {
     service = await startReferenceService({ teams, dataDir });
@@ -236,20 +259,11 @@ describe('the SQLite store', () => {
   it('under steady ingest the write-ahead log starts over, so its file stays tens of MB rather than growing by every message', async () => {
     const file = join(dataDir, 'steady.sqlite');
     const store = new TeamStore('t', file);
-    // Eight writers that never pause, as eight SMTP sessions under load: every group
-    // commit has work queued behind it, and a new sender and subject each time.
     const MESSAGES = 6000;
-    let next = 0;
     let largestLog = 0;
-    const writer = async () => {
-      while (next < MESSAGES) {
-        const i = next++;
-        const parsed = { sender: { name: '', address: `sender${i}@app${i % 97}.test` }, to: [], cc: [], subject: `Order ${i} shipped`, date: null, html: null, text: 'x'.repeat(400), attachments: [] };
-        await store.inNextCommit(() => store.addEmail(Buffer.from(`Subject: Order ${i} shipped\r\n\r\n${'x'.repeat(400)}`), parsed, { inbox: `inbox${i % 20}@team.test`, createdAt: new Date() }));
-        if (i % 200 === 0) largestLog = Math.max(largestLog, statSync(`${file}-wal`).size);
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await ingestFromEightWriters(store, 0, MESSAGES, (i) => {
+      if (i % 200 === 0) largestLog = Math.max(largestLog, statSync(`${file}-wal`).size);
+    });
     largestLog = Math.max(largestLog, statSync(`${file}-wal`).size);
     // 29 MB here; 114 MB when the log never started over (each message adds about 19 KB to it).
     expect(largestLog / 2 ** 20).toBeLessThan(64);
@@ -260,17 +274,6 @@ describe('the SQLite store', () => {
   it('a reader that keeps an old view of the file holds nothing up, and once it ends the log starts over again', async () => {
     const file = join(dataDir, 'pinned.sqlite');
     const store = new TeamStore('t', file);
-    let next = 0;
-    const ingest = async (until: number) => {
-      const writer = async () => {
-        while (next < until) {
-          const i = next++;
-          const parsed = { sender: { name: '', address: `sender${i}@app.test` }, to: [], cc: [], subject: `Order ${i}`, date: null, html: null, text: 'x'.repeat(400), attachments: [] };
-          await store.inNextCommit(() => store.addEmail(Buffer.from(`Subject: Order ${i}\r\n\r\n${'x'.repeat(400)}`), parsed, { inbox: `inbox${i % 20}@team.test`, createdAt: new Date() }));
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, writer));
-    };
     // Frames in the log, as SQLite itself counts them from a connection of its own.
     const logFrames = () => {
       const look = new DatabaseSync(file);
@@ -282,12 +285,12 @@ describe('the SQLite store', () => {
     const reader = new DatabaseSync(file, { readOnly: true });
     reader.exec('BEGIN');
     reader.prepare('SELECT count(*) FROM emails').get();
-    await ingest(3000);
+    await ingestFromEightWriters(store, 0, 3000);
     expect(store.count()).toBe(3000);
     const pinned = logFrames();
     reader.exec('COMMIT');
     reader.close();
-    await ingest(9000);
+    await ingestFromEightWriters(store, 3000, 9000);
     expect(store.count()).toBe(9000);
     // Started over since: shorter than while pinned, though twice as much mail came after.
     expect(logFrames()).toBeLessThan(pinned);
@@ -300,14 +303,13 @@ describe('the SQLite store', () => {
         fc.array(fc.oneof(fc.record({ add: fc.integer({ min: 0, max: 5 }) }), fc.record({ keep: fc.integer({ min: 0, max: 12 }) })), { maxLength: 60 }),
         (steps) => {
           const store = new TeamStore('t');
-          const parsed = (subject: string) => ({ sender: { name: '', address: 'app@app.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
           // The model: every email as [minute, arrival number], in arrival order.
           let model: { minute: number; n: number }[] = [];
           let n = 0;
           for (const step of steps) {
             if ('add' in step) {
               const subject = `M${n}`;
-              store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date(Date.UTC(2026, 10, 1, 0, step.add)) });
+              store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsedMail(subject), { inbox: 'ops@team.test', createdAt: new Date(Date.UTC(2026, 10, 1, 0, step.add)) });
               model.push({ minute: step.add, n: n++ });
             } else {
               const gone = store.prune({ keep: step.keep });
@@ -326,9 +328,8 @@ describe('the SQLite store', () => {
 
   it('a database whose triggers counted each new row (before counts were kept per commit) counts each new email once', async () => {
     const file = join(dataDir, 'old-counts.sqlite');
-    const parsed = (subject: string) => ({ sender: { name: '', address: 'app@app.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
     const add = (store: TeamStore, subject: string, read = false) =>
-      store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsed(subject), { inbox: 'ops@team.test', createdAt: new Date(), read: read ? new Date() : null });
+      store.addEmail(Buffer.from(`Subject: ${subject}\r\n\r\nx`), parsedMail(subject), { inbox: 'ops@team.test', createdAt: new Date(), read: read ? new Date() : null });
     let store = new TeamStore('t', file);
     add(store, 'First');
     store.close();
@@ -349,11 +350,10 @@ describe('the SQLite store', () => {
 
   it('a database whose arrival indexes were descending gets them ascending, and lists in the same order', () => {
     const file = join(dataDir, 'old-indexes.sqlite');
-    const parsed = (subject: string) => ({ sender: { name: '', address: 'app@app.test' }, to: [], cc: [], subject, date: null, html: null, text: 'x', attachments: [] });
     let store = new TeamStore('t', file);
     // Ties in time, as a burst within one millisecond makes: newest first, then by id.
     const at = [3, 1, 2, 2, 3, 1].map((minute) => new Date(Date.UTC(2026, 10, 1, 0, minute)));
-    at.forEach((createdAt, i) => store.addEmail(Buffer.from(`Subject: M${i}\r\n\r\nx`), parsed(`M${i}`), { inbox: 'ops@team.test', createdAt, read: i === 0 ? createdAt : null }));
+    at.forEach((createdAt, i) => store.addEmail(Buffer.from(`Subject: M${i}\r\n\r\nx`), parsedMail(`M${i}`), { inbox: 'ops@team.test', createdAt, read: i === 0 ? createdAt : null }));
     const expected = (emails: { createdAt: Date; id: string }[]) =>
       [...emails].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => e.id);
     const all = store.page({}).emails;
