@@ -18,31 +18,88 @@ export interface CheckpointPass {
   checkpointed: number;
 }
 
-/** The checkpointing thread: plain CommonJS, so it needs no file of its own in any build. */
+/** The thread's state, shared: `stop` and the thread itself each move it on, never back. */
+const STARTING = 0;
+const OPEN = 1;
+const STOPPED = 2;
+
+/**
+ * The checkpointing thread: plain CommonJS, so it needs no file of its own in any build.
+ * It opens its connection only if the store has not stopped it first; on 'stop' it closes
+ * the connection and says so, and the store waits for that.
+ */
 const CHECKPOINTER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(workerData.file);
-db.exec('PRAGMA busy_timeout = 2000');
-const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const pass = (asked) => {
-  const { log, checkpointed } = passive.get();
-  parentPort.postMessage({ asked, log, checkpointed });
-};
-setInterval(() => pass(0), workerData.intervalMs);
-parentPort.on('message', pass);
+const state = new Int32Array(workerData.state);
+const stopped = () => { Atomics.store(state, 0, ${STOPPED}); Atomics.notify(state, 0); };
+if (Atomics.compareExchange(state, 0, ${STARTING}, ${OPEN}) !== ${STARTING}) {
+  parentPort.close();
+} else {
+  let db;
+  try {
+    db = new DatabaseSync(workerData.file, { timeout: 2000 });
+  } catch (error) {
+    stopped();
+    throw error;
+  }
+  const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  const pass = (asked) => {
+    try {
+      const { log, checkpointed } = passive.get();
+      parentPort.postMessage({ asked, log, checkpointed });
+    } catch (error) {
+      // An I/O error: the thread ends, and a store that stops it is not kept waiting.
+      stopped();
+      throw error;
+    }
+  };
+  const timer = setInterval(() => pass(0), workerData.intervalMs);
+  parentPort.on('message', (message) => {
+    if (message !== 'stop') return pass(message);
+    clearInterval(timer);
+    db.close();
+    stopped();
+    parentPort.close();
+  });
+}
 `;
+
+/** How long a store's close waits for the thread to close its connection (well under 1 ms, once it is open). */
+const STOP_WAIT_MS = 5000;
 
 export interface Checkpointer {
   /** A pass now, besides the timer's; its report carries `asked`. */
   passNow(asked: number): void;
+  /**
+   * Ends the thread, and returns once its connection is closed: the store closes its own
+   * next, as the file's last connection, and SQLite copies the log in and removes it. A thread
+   * cut off instead (terminate) left its connection to close on its own later, mid-pass even,
+   * while the next store opened the same file: "database is locked", and once a crash.
+   */
   stop(): void;
 }
 
 /** Starts the checkpointing thread for a database file; it holds no data: the smallest heap V8 allows. */
 export function startCheckpointer(file: string, intervalMs: number, onPass: (pass: CheckpointPass) => void): Checkpointer {
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { file, intervalMs }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+  const state = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { file, intervalMs, state: state.buffer },
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+  });
   worker.on('message', onPass);
+  // A thread that could not open the file: the store goes on without checkpoints (its log grows).
+  worker.on('error', (error: Error) => console.error(`checkpoints stopped: ${error.message}`));
   worker.unref();
-  return { passNow: (asked) => worker.postMessage(asked), stop: () => void worker.terminate() };
+  return {
+    passNow: (asked) => worker.postMessage(asked),
+    stop: () => {
+      // Not open yet (a store closed soon after it opened): it never will be, so nothing is cut off.
+      if (Atomics.compareExchange(state, 0, STARTING, STOPPED) === STARTING) return void worker.terminate();
+      worker.postMessage('stop');
+      // Synchronous, so close() stays so: the thread answers from its own event loop meanwhile.
+      if (Atomics.wait(state, 0, OPEN, STOP_WAIT_MS) === 'timed-out') void worker.terminate();
+    },
+  };
 }

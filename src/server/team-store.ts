@@ -173,7 +173,8 @@ export class TeamStore {
   /** `file` is a database path; without one the team lives in memory. */
   constructor(id: string, file?: string) {
     this.id = id;
-    this.db = new DatabaseSync(file ?? ':memory:');
+    // Waits for a lock rather than failing at once: another program reading the file holds one for a moment.
+    this.db = new DatabaseSync(file ?? ':memory:', { timeout: 2000 });
     // WAL with NORMAL sync: a change is one small append, durable across a crash of the process.
     // A 16 MB page cache keeps the list's indexes of 100k emails warm; a search reads only two trigrams' lists (searchMatch).
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
@@ -192,7 +193,7 @@ export class TeamStore {
     if (file) {
       // Checkpoints (copying the log into the database, with an fsync) run on a
       // connection of their own in another thread, never inside a commit here.
-      this.db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 2000;');
+      this.db.exec('PRAGMA wal_autocheckpoint = 0;');
       // It holds no data: the smallest heap V8 allows.
       this.checkpointer = startCheckpointer(file, CHECKPOINT_INTERVAL_MS, (pass) => this.afterCheckpointPass(pass));
     }

@@ -3,7 +3,7 @@
  * restart keeps, what a read writes, how `search` matches, and the one-time
  * import of folders written before SQLite (state.json and .eml files).
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -295,6 +295,30 @@ describe('the SQLite store', () => {
     // Started over since: shorter than while pinned, though twice as much mail came after.
     expect(logFrames()).toBeLessThan(pinned);
     store.close();
+  });
+
+  it('closed in the middle of ingest and opened again at once, 30 times: each close leaves no log behind, each open finds every email', async () => {
+    // The outage test restarts a service on its folder at once: a checkpoint thread that outlived
+    // its store still held the file ("database is locked"), and one stopped mid-pass crashed the process.
+    const file = join(dataDir, 'restart.sqlite');
+    let store = new TeamStore('t', file);
+    let landed = 0;
+    for (let round = 0; round < 30; round++) {
+      // Close while writers are mid-flight and checkpoint passes are asked for.
+      const writing = ingestFromEightWriters(store, landed, landed + 100_000, () => landed++);
+      await new Promise((resolve) => setTimeout(resolve, 20 + (round % 5) * 15));
+      store.close();
+      // The last connection closed: SQLite copied the log in and removed it.
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      store = new TeamStore('t', file);
+      await writing.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(store.count()).toBe(landed);
+    }
+    store.close();
+    expect(landed).toBeGreaterThan(1000);
+    await rm(dataDir, { recursive: true });
+    await mkdir(dataDir);
   });
 
   it('keeping the newest N keeps what a plain model keeps: newest by time, then by arrival within the same time', () => {
