@@ -260,6 +260,34 @@ test.describe('This computer: catching your own app’s mail', () => {
   });
 });
 
+for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+  test(`the pager beside Delete all is one row, its count one line, at ${viewport.width}×${viewport.height}`, async ({ openApp }) => {
+    const app = await openApp({ demo: true, catcher: { show: true }, viewport });
+    const { page } = app;
+    await sendFromApp(app, 'One caught email');
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await expect(pager).toContainText('1–1 of 1');
+    // Where its parts lay out, and the count's text on one line.
+    const layout = await pager.evaluate((nav) => {
+      const range = document.createRange();
+      range.selectNodeContents(nav.querySelector(':scope > span')!);
+      const countLines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      // One row: every part spans a common horizontal line (they are centred, so their tops differ).
+      const boxes = [...nav.children].map((child) => child.getBoundingClientRect());
+      const oneRow = Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
+      return { countLines, oneRow, width: nav.getBoundingClientRect().width };
+    });
+    expect(layout).toMatchObject({ countLines: 1, oneRow: true });
+    // The buttons keep their names for a screen reader, and say them on hover, where the words are left out.
+    await expect(pager.getByRole('button', { name: /Prev/ })).toHaveAttribute('title', /Previous page/);
+    await expect(pager.getByRole('button', { name: /Next/ })).toHaveAttribute('title', /Next page/);
+    // The words are laid out where the list is wide, and left out (a 1 px box) where it is narrow.
+    const wordWidths = await pager.locator('.pager-word').evaluateAll((words) => words.map((word) => word.getBoundingClientRect().width));
+    expect(wordWidths.map((width) => width > 20)).toEqual(layout.width > 420 ? [true, true] : [false, false]);
+    await expect(pager.getByRole('button', { name: 'Delete all' })).toBeVisible();
+  });
+}
+
 test('one message to To, Cc and Bcc is one entry: found by any recipient, the Bcc said in the reader, deleted whole', async ({ openApp }) => {
   const app = await openApp({ demo: true, catcher: { show: true } });
   const { page } = app;

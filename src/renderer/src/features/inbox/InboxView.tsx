@@ -332,9 +332,10 @@ function Pagination() {
   const goToPage = useStore((s) => s.goToPage);
   if (!meta) return null;
   return (
-    <nav className="pagination" aria-label="Pages">
-      <button type="button" disabled={meta.current_page <= 1} onClick={() => goToPage(meta.current_page - 1)}>
-        ← {withKey('Prev', 'inbox.previous-page')}
+    <nav className={onCatcher ? 'pagination with-delete-all' : 'pagination'} aria-label="Pages">
+      {/* The words go where the list is too narrow for them beside Delete all (styles.css); the names stay, and the tooltips say them. */}
+      <button type="button" disabled={meta.current_page <= 1} onClick={() => goToPage(meta.current_page - 1)} title={withKey('Previous page', 'inbox.previous-page')}>
+        ← <span className="pager-word">{withKey('Prev', 'inbox.previous-page')}</span>
       </button>
       <span aria-live="polite">
         {meta.from === null ? 'Nothing here' : `${meta.from}–${meta.to} of ${meta.total}`}
@@ -345,8 +346,8 @@ function Pagination() {
         </span>
         {listFrom ? ` · as of ${new Date(listFrom).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })}, updating…` : loading ? ' · loading…' : ''}
       </span>
-      <button type="button" disabled={meta.current_page >= meta.last_page} onClick={() => goToPage(meta.current_page + 1)}>
-        {withKey('Next', 'inbox.next-page')} →
+      <button type="button" disabled={meta.current_page >= meta.last_page} onClick={() => goToPage(meta.current_page + 1)} title={withKey('Next page', 'inbox.next-page')}>
+        <span className="pager-word">{withKey('Next', 'inbox.next-page')}</span> →
       </button>
       {onCatcher && meta.total > 0 && (
         <button type="button" className="delete-all" onClick={() => void useStore.getState().deleteAll()}>
