@@ -34,7 +34,23 @@ function certificate(dir: string | undefined, host: string): { cert: string; key
   return made;
 }
 
+// A stop asked while the service starts: it closes as soon as it has started. Cut off
+// instead (terminate), a thread in the middle of opening its SQLite store could take the
+// whole process down with it.
 let running: RunningService | null = null;
+let stopAsked = false;
+let closing = false;
+const close = (running: RunningService) => {
+  if (closing) return;
+  closing = true;
+  void running.close().finally(() => parentPort!.close());
+};
+parentPort!.on('message', (message: unknown) => {
+  if (message !== 'stop') return;
+  stopAsked = true;
+  if (running) close(running);
+});
+
 try {
   const smtp = config.smtp;
   running = await startReferenceService({
@@ -65,7 +81,8 @@ try {
   post({ type: 'failed', code: err.code ?? null, port: err.port ?? null, message: err.message });
   parentPort!.close();
 }
-if (running) serve(running);
+if (running && stopAsked) close(running);
+else if (running) serve(running);
 
 /** The API for tests, in words: a port taken is said, and the catcher catches all the same. */
 function apiState(running: RunningService): { url: string } | { error: string } | null {
@@ -112,7 +129,5 @@ parentPort!.on('message', (message: unknown) => {
     void (email ? releaseStored(store, email, to, running.service.relay.config) : Promise.resolve(null)).then((answer) => post({ type: 'released', ref, answer }));
     return;
   }
-  if (message !== 'stop') return;
-  void running.close().finally(() => parentPort!.close());
 });
 }

@@ -126,14 +126,10 @@ export function localService(workerPath: string | URL, config: LocalServiceConfi
       const wasStarted = started !== null;
       started = null;
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      if (!wasStarted) {
-        // Still starting: nothing to close gracefully.
-        await running.terminate();
-        return;
-      }
+      // Still starting, it closes once started (local-service-worker.ts): its store is never cut off mid-open.
       running.postMessage('stop');
       // A service that does not close in time is ended.
-      const timer = setTimeout(() => void running.terminate(), 3000);
+      const timer = setTimeout(() => void running.terminate(), wasStarted ? 3000 : 10_000);
       await exited;
       clearTimeout(timer);
     },

@@ -5,6 +5,7 @@
  * arrivals told to main as they land.
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,32 @@ describe('This computer, the catcher in main', () => {
       expect((await new ServiceClient(await again.connection()).listEmails({})).data.map((e) => e.subject)).toEqual(['Welcome aboard']);
     } finally {
       await again.stop();
+    }
+  });
+
+  it('stopped while it starts, at 12 moments: it closes its store itself, leaves no log behind, and the next start finds the mail', async () => {
+    // It was cut off (terminate) while starting: a thread in the middle of opening its SQLite store.
+    const settings: CatcherSettings = { ...DEFAULT_CATCHER, port: 0, apiPort: 0 };
+    const data = join(dir, 'stopped-early');
+    const logsLeft = () => readdirSync(data, { recursive: true }).filter((name) => String(name).endsWith('-wal'));
+    const first = new Catcher({ workerPath: WORKER, dataDir: data }, settings, false);
+    await first.apply(settings, null, false);
+    await send(first.state.smtp!.port, 'Kept through early stops');
+    await first.stop();
+    for (let round = 0; round < 12; round++) {
+      const catcher = new Catcher({ workerPath: WORKER, dataDir: data }, settings, false);
+      const starting = catcher.apply(settings, null, false).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, round * 40));
+      await catcher.stop();
+      await starting;
+      expect(logsLeft()).toEqual([]);
+    }
+    const last = new Catcher({ workerPath: WORKER, dataDir: data }, settings, false);
+    await last.apply(settings, null, false);
+    try {
+      expect((await new ServiceClient(await last.connection()).listEmails({})).data.map((e) => e.subject)).toEqual(['Kept through early stops']);
+    } finally {
+      await last.stop();
     }
   });
 
