@@ -120,18 +120,20 @@ export async function startReferenceService(options: StartOptions = {}): Promise
     catcher: options.catcher === true,
   });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 0, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
   let smtp: RunningSmtp | null = null;
   try {
+    await app.listen({ port: options.port ?? 0, host });
     smtp = options.smtpPort === undefined ? null : await startSmtp(service, { port: options.smtpPort, ...options.smtp });
   } catch (error) {
-    // HTTP is up already: it goes too, so a failed start leaves nothing listening.
+    // A failed start leaves nothing listening and nothing open: HTTP goes too, and the stores
+    // close, their threads ended (This computer's thread ends next, and tries again later).
     await app.close();
     service.close();
+    await service.closed();
     throw error;
   }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
   const publicApi = options.publicApi ? await listenAlso(app, options.publicApi) : null;
   service.prune();
   const pruneHourly = options.retention?.days === undefined ? null : setInterval(() => service.prune(), 3_600_000);
@@ -158,6 +160,7 @@ export async function startReferenceService(options: StartOptions = {}): Promise
       await app.close();
       await service.settled();
       service.close();
+      await service.closed();
     },
   };
 }

@@ -220,6 +220,11 @@ export class ReferenceService {
     for (const team of this.teams.values()) team.close();
   }
 
+  /** Settles once every store's thread has ended, after close(). */
+  async closed(): Promise<void> {
+    await Promise.all([...this.teams.values()].map((team) => team.closed()));
+  }
+
   /** Loads `*.eml` (and an optional `automations.json`) from a folder into a team. */
   async seedFrom(folder: string, teamId = this.defaultTeamId): Promise<number> {
     const names = (await readdir(folder)).filter((n) => n.endsWith('.eml')).sort();

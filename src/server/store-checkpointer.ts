@@ -78,6 +78,12 @@ export interface Checkpointer {
    * while the next store opened the same file: "database is locked", and once a crash.
    */
   stop(): void;
+  /**
+   * Settles once the thread has ended. A service in a thread of its own (This computer) waits
+   * for it before it ends too: a thread whose parent ended while it was itself ending is torn
+   * down by the parent's teardown, a race no one needs to run.
+   */
+  readonly exited: Promise<void>;
 }
 
 /** Starts the checkpointing thread for a database file; it holds no data: the smallest heap V8 allows. */
@@ -92,6 +98,7 @@ export function startCheckpointer(file: string, intervalMs: number, onPass: (pas
   // A thread that could not open the file: the store goes on without checkpoints (its log grows).
   worker.on('error', (error: Error) => console.error(`checkpoints stopped: ${error.message}`));
   worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     passNow: (asked) => worker.postMessage(asked),
     stop: () => {
@@ -100,6 +107,11 @@ export function startCheckpointer(file: string, intervalMs: number, onPass: (pas
       worker.postMessage('stop');
       // Synchronous, so close() stays so: the thread answers from its own event loop meanwhile.
       if (Atomics.wait(state, 0, OPEN, STOP_WAIT_MS) === 'timed-out') void worker.terminate();
+      // Its connection closed, it ends by itself (nothing left in its loop); if not soon, it is ended.
+      else setTimeout(() => void worker.terminate(), STOP_WAIT_MS).unref();
+      // Held from here on, so that whoever awaits `exited` is told.
+      worker.ref();
     },
+    exited,
   };
 }

@@ -266,6 +266,11 @@ export class TeamStore {
     }
   }
 
+  /** Settles once the checkpointing thread has ended (after close). */
+  closed(): Promise<void> {
+    return this.checkpointer?.exited ?? Promise.resolve();
+  }
+
   private indexTimer: NodeJS.Timeout | null = null;
 
   /**
